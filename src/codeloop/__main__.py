@@ -1,0 +1,3 @@
+from codeloop.cli import main
+
+main()

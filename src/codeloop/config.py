@@ -1,0 +1,138 @@
+"""Effective configuration and where each value came from.
+
+Precedence, lowest first: built-in defaults < user `codeloop.toml` (user config dir) <
+project `codeloop.toml` (current directory) < `CODELOOP_*` environment < CLI flags.
+Provider variables that other tools already use (`OPENAI_BASE_URL`, `OPENAI_API_KEY`,
+`AZURE_OPENAI_*`, `OLLAMA_HOST`) count as environment too.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from codeloop.paths import config_dir, default_store_path
+
+CONFIG_FILE = "codeloop.toml"
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    model: str = "local:qwen2.5-coder-1.5b"
+    n_ctx: int = 8192
+    n_threads: int = 0  # 0 = the machine's cores
+    temperature: float = 0.0
+    max_tokens: int = 1024
+    request_timeout: float = 300.0
+    max_retries: int = 2
+    openai_base_url: str = ""
+    openai_api_key: str = ""
+    azure_endpoint: str = ""
+    azure_api_version: str = ""
+    ollama_base_url: str = "http://127.0.0.1:11434"
+    store: str = ""
+    sandbox_timeout: float = 10.0
+    unsafe_no_sandbox: bool = False
+
+    def store_path(self) -> Path:
+        return Path(self.store).expanduser() if self.store else default_store_path()
+
+    def threads(self) -> int:
+        return self.n_threads or (os.cpu_count() or 1)
+
+
+class ConfigError(Exception):
+    pass
+
+
+# Foreign variable names that map onto settings (they are what users already have set).
+_PROVIDER_ENV = {
+    "OPENAI_BASE_URL": "openai_base_url",
+    "OPENAI_API_KEY": "openai_api_key",
+    "AZURE_OPENAI_ENDPOINT": "azure_endpoint",
+    "AZURE_OPENAI_API_KEY": "openai_api_key",
+    "OPENAI_API_VERSION": "azure_api_version",
+    "OLLAMA_HOST": "ollama_base_url",
+}
+SECRET_KEYS = {"openai_api_key"}
+
+
+@dataclass
+class EffectiveConfig:
+    settings: Settings
+    sources: dict[str, str] = field(default_factory=dict)
+
+    def rows(self) -> list[tuple[str, Any, str]]:
+        out = []
+        for key in Settings.model_fields:
+            value = getattr(self.settings, key)
+            if key in SECRET_KEYS and value:
+                value = value[:3] + "…" + f"({len(value)} chars)"
+            out.append((key, value, self.sources.get(key, "default")))
+        return out
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from exc
+    section = data.get("codeloop", data)
+    unknown = set(section) - set(Settings.model_fields)
+    if unknown:
+        raise ConfigError(f"{path}: unknown setting(s): {', '.join(sorted(unknown))}")
+    return section
+
+
+def _env_layer(env: dict[str, str]) -> dict[str, tuple[Any, str]]:
+    layer: dict[str, tuple[Any, str]] = {}
+    for var, key in _PROVIDER_ENV.items():
+        if env.get(var):
+            value = env[var]
+            if key == "ollama_base_url" and not value.startswith("http"):
+                value = "http://" + value
+            layer[key] = (value, f"env {var}")
+    for key in Settings.model_fields:
+        var = f"CODELOOP_{key.upper()}"
+        if var in env:
+            layer[key] = (env[var], f"env {var}")
+    return layer
+
+
+def load_config(
+    cli: dict[str, Any] | None = None,
+    *,
+    project_dir: Path | None = None,
+    env: dict[str, str] | None = None,
+) -> EffectiveConfig:
+    """Merge every layer; raise ConfigError naming the file or variable that is wrong."""
+    env = dict(os.environ) if env is None else env
+    values: dict[str, Any] = {}
+    sources: dict[str, str] = {}
+
+    for path in (config_dir() / CONFIG_FILE, (project_dir or Path.cwd()) / CONFIG_FILE):
+        if path.is_file():
+            for key, value in _read_toml(path).items():
+                values[key], sources[key] = value, str(path)
+    for key, (value, source) in _env_layer(env).items():
+        values[key], sources[key] = value, source
+    for key, value in (cli or {}).items():
+        if value is not None:
+            values[key], sources[key] = value, "cli"
+
+    try:
+        settings = Settings(**values)
+    except ValidationError as exc:
+        problems = []
+        for err in exc.errors():
+            key = str(err["loc"][0]) if err["loc"] else "?"
+            problems.append(f"{key} (from {sources.get(key, 'default')}): {err['msg']}")
+        raise ConfigError("invalid configuration: " + "; ".join(problems)) from exc
+    return EffectiveConfig(settings, sources)

@@ -1,0 +1,167 @@
+"""The one seam to language models: messages, replies, usage, errors and the LLM protocol."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Literal, Protocol, runtime_checkable
+
+Role = Literal["system", "user", "assistant", "tool"]
+
+
+@dataclass(frozen=True)
+class Message:
+    role: Role
+    content: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"role": self.role, "content": self.content}
+
+
+def system(text: str) -> Message:
+    return Message("system", text)
+
+
+def user(text: str) -> Message:
+    return Message("user", text)
+
+
+def assistant(text: str) -> Message:
+    return Message("assistant", text)
+
+
+@dataclass(frozen=True)
+class Usage:
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+    def __add__(self, other: "Usage") -> "Usage":
+        return Usage(
+            self.prompt_tokens + other.prompt_tokens,
+            self.completion_tokens + other.completion_tokens,
+        )
+
+
+@dataclass(frozen=True)
+class Reply:
+    text: str
+    usage: Usage
+    seconds: float
+    model: str
+    finish_reason: str = "stop"
+
+
+@dataclass(frozen=True)
+class JsonReply:
+    """A structured reply: `data` is valid against the schema the caller asked for."""
+
+    data: Any
+    reply: Reply
+    attempts: int = 1
+
+
+MessagesLike = list[Message] | list[dict[str, str]]
+
+
+def to_messages(messages: MessagesLike) -> list[Message]:
+    return [m if isinstance(m, Message) else Message(m["role"], m["content"]) for m in messages]
+
+
+@runtime_checkable
+class LLM(Protocol):
+    """What every backend offers. `name` is the spec string it was built from."""
+
+    name: str
+
+    def complete(
+        self,
+        messages: MessagesLike,
+        *,
+        max_tokens: int = 512,
+        temperature: float = 0.0,
+        stop: list[str] | None = None,
+    ) -> Reply: ...
+
+    def complete_json(
+        self,
+        messages: MessagesLike,
+        schema: dict[str, Any] | type,
+        *,
+        max_tokens: int = 512,
+        temperature: float = 0.0,
+    ) -> JsonReply: ...
+
+    def stream(
+        self,
+        messages: MessagesLike,
+        *,
+        max_tokens: int = 512,
+        temperature: float = 0.0,
+        stop: list[str] | None = None,
+    ) -> Iterator[str | Reply]:
+        """Yields text pieces, then the final Reply as the last item."""
+        ...
+
+
+# ---------------------------------------------------------------- errors
+
+
+class LLMError(Exception):
+    """Base of every model-layer error; the message is meant for the user."""
+
+
+class BackendUnreachable(LLMError):
+    pass
+
+
+class BackendTimeout(LLMError):
+    pass
+
+
+class BackendHTTPError(LLMError):
+    def __init__(self, message: str, status: int | None = None):
+        super().__init__(message)
+        self.status = status
+
+
+class ContextOverflow(LLMError):
+    def __init__(self, message: str, prompt_tokens: int = 0, limit: int = 0):
+        super().__init__(message)
+        self.prompt_tokens = prompt_tokens
+        self.limit = limit
+
+
+class InvalidStructuredOutput(LLMError):
+    pass
+
+
+class ScriptExhausted(LLMError):
+    pass
+
+
+class ModelNotAvailable(LLMError):
+    """The model's files are missing, incomplete or fail verification."""
+
+
+class UnknownModelSpec(LLMError):
+    pass
+
+
+TRANSIENT_ERRORS: tuple[type[LLMError], ...] = (BackendUnreachable, BackendTimeout)
+
+
+@dataclass
+class CallLog:
+    """Collects what a job spent on the model; stages read it for their per-stage figures."""
+
+    calls: int = 0
+    usage: Usage = field(default_factory=Usage)
+    seconds: float = 0.0
+
+    def add(self, reply: Reply) -> None:
+        self.calls += 1
+        self.usage = self.usage + reply.usage
+        self.seconds += reply.seconds

@@ -1,0 +1,162 @@
+"""SQLite run store: runs and their events, plus LangGraph's checkpointer on the same file.
+
+Every job opens a run, subscribes the store to its event bus, and closes the run with a
+status and a result. Rows are written as events arrive, so a killed process loses nothing
+that was already emitted.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from codeloop.events import Event, parse_event
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    id TEXT PRIMARY KEY,
+    job TEXT NOT NULL,
+    status TEXT NOT NULL,
+    started REAL NOT NULL,
+    ended REAL,
+    input TEXT NOT NULL DEFAULT '{}',
+    result TEXT
+);
+CREATE TABLE IF NOT EXISTS events (
+    run_id TEXT NOT NULL REFERENCES runs(id),
+    seq INTEGER NOT NULL,
+    ts REAL NOT NULL,
+    type TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    PRIMARY KEY (run_id, seq)
+);
+CREATE INDEX IF NOT EXISTS runs_by_job ON runs(job, started);
+"""
+
+# Events that are too chatty to keep: streamed tokens are shown live, never stored.
+_SKIPPED_EVENTS = {"token"}
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    id: str
+    job: str
+    status: str
+    started: float
+    ended: float | None
+    input: dict[str, Any]
+    result: Any
+
+
+class RunStore:
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        if str(path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        # One connection shared across threads (jobs run nodes in worker threads).
+        self.conn = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute("PRAGMA synchronous=NORMAL")
+        self.conn.executescript(SCHEMA)
+        self._lock = threading.Lock()
+        self._seq: dict[str, int] = {}
+        self._checkpointer = None
+
+    # -------------------------------------------------------------- runs
+    def start_run(self, job: str, inputs: dict[str, Any] | None = None) -> str:
+        run_id = f"{job}-{time.strftime('%Y%m%d-%H%M%S')}-{uuid.uuid4().hex[:6]}"
+        with self._lock:
+            self.conn.execute(
+                "INSERT INTO runs (id, job, status, started, input) VALUES (?, ?, ?, ?, ?)",
+                (run_id, job, "running", time.time(), json.dumps(inputs or {}, default=str)),
+            )
+        return run_id
+
+    def finish_run(self, run_id: str, status: str, result: Any = None) -> None:
+        with self._lock:
+            self.conn.execute(
+                "UPDATE runs SET status = ?, ended = ?, result = ? WHERE id = ?",
+                (status, time.time(), json.dumps(result, default=str), run_id),
+            )
+
+    def get_run(self, run_id: str) -> RunRecord | None:
+        row = self.conn.execute(
+            "SELECT id, job, status, started, ended, input, result FROM runs WHERE id = ?",
+            (run_id,),
+        ).fetchone()
+        return self._record(row) if row else None
+
+    def list_runs(self, job: str | None = None, limit: int = 50) -> list[RunRecord]:
+        sql = "SELECT id, job, status, started, ended, input, result FROM runs"
+        args: tuple[Any, ...] = ()
+        if job:
+            sql += " WHERE job = ?"
+            args = (job,)
+        sql += " ORDER BY started DESC LIMIT ?"
+        return [self._record(r) for r in self.conn.execute(sql, (*args, limit))]
+
+    @staticmethod
+    def _record(row: tuple[Any, ...]) -> RunRecord:
+        return RunRecord(
+            id=row[0], job=row[1], status=row[2], started=row[3], ended=row[4],
+            input=json.loads(row[5] or "{}"),
+            result=json.loads(row[6]) if row[6] is not None else None,
+        )
+
+    # -------------------------------------------------------------- events
+    def record_event(self, event: Event) -> None:
+        if event.run_id is None or event.type in _SKIPPED_EVENTS:
+            return
+        with self._lock:
+            seq = self._seq.get(event.run_id)
+            if seq is None:
+                row = self.conn.execute(
+                    "SELECT COALESCE(MAX(seq), 0) FROM events WHERE run_id = ?", (event.run_id,)
+                ).fetchone()
+                seq = row[0]
+            seq += 1
+            self._seq[event.run_id] = seq
+            self.conn.execute(
+                "INSERT INTO events (run_id, seq, ts, type, payload) VALUES (?, ?, ?, ?, ?)",
+                (event.run_id, seq, event.ts, event.type, event.model_dump_json()),
+            )
+
+    __call__ = record_event  # a RunStore can be subscribed to an EventBus directly
+
+    def events(self, run_id: str, after_seq: int = 0) -> list[tuple[int, Event]]:
+        rows = self.conn.execute(
+            "SELECT seq, payload FROM events WHERE run_id = ? AND seq > ? ORDER BY seq",
+            (run_id, after_seq),
+        )
+        return [(seq, parse_event(payload)) for seq, payload in rows]
+
+    # -------------------------------------------------------------- LangGraph
+    def checkpointer(self):
+        """LangGraph's SqliteSaver on the same file (imported lazily: langgraph is slow)."""
+        if self._checkpointer is None:
+            from langgraph.checkpoint.sqlite import SqliteSaver
+
+            conn = sqlite3.connect(str(self.path), check_same_thread=False)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            self._checkpointer = SqliteSaver(conn)
+            self._checkpointer.setup()
+        return self._checkpointer
+
+    def close(self) -> None:
+        if self._checkpointer is not None:
+            self._checkpointer.conn.close()
+            self._checkpointer = None
+        self.conn.close()
+
+    def __enter__(self) -> "RunStore":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
