@@ -51,6 +51,8 @@ class ToolCall(_Event):
 
 
 class TestResult(_Event):
+    __test__ = False  # not a pytest test class, despite the name
+
     type: Literal["test_result"] = "test_result"
     passed: int
     failed: int

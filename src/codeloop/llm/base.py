@@ -150,6 +150,10 @@ class UnknownModelSpec(LLMError):
     pass
 
 
+class MalformedResponse(LLMError):
+    """The backend answered, but not with the response shape its API promises."""
+
+
 TRANSIENT_ERRORS: tuple[type[LLMError], ...] = (BackendUnreachable, BackendTimeout)
 
 

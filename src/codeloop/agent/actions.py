@@ -1,0 +1,102 @@
+"""The action a model takes each step, as one JSON object constrained by a schema.
+
+Shape: {"thought": str, "action": {"tool": <name>, "args": {...}}}. The action is a union with
+one branch per tool whose arguments are all required (optional ones accept null): under
+constrained decoding a small model then always produces a well-formed, complete call.
+The `finish` branch ends the turn; its arguments are the agent's final output schema.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from codeloop.tools.base import Tool
+
+FINISH = "finish"
+
+
+@dataclass(frozen=True)
+class Action:
+    thought: str
+    tool: str
+    args: dict[str, Any]
+
+    @property
+    def is_finish(self) -> bool:
+        return self.tool == FINISH
+
+    def signature(self) -> str:
+        """A stable key for 'the same action with the same arguments'."""
+        return self.tool + " " + json.dumps(self.args, sort_keys=True, default=str)
+
+    def to_json(self) -> str:
+        return json.dumps({"thought": self.thought,
+                           "action": {"tool": self.tool, "args": self.args}}, ensure_ascii=False)
+
+
+class FinishAnswer(BaseModel):
+    """The single agent's final output: a message for the user."""
+
+    answer: str
+
+
+def _branch(name: str, args_schema: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {"tool": {"type": "string", "enum": [name]}, "args": args_schema},
+        "required": ["tool", "args"],
+        "additionalProperties": False,
+    }
+
+
+def action_schema(tools: list[Tool], finish_schema: dict[str, Any],
+                  exclude: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """The JSON schema of one step. `exclude` drops tools (used to force a change of tack)."""
+    branches = [_branch(t.name, t.parameters_schema(all_required=True))
+                for t in tools if t.name not in exclude]
+    branches.append(_branch(FINISH, finish_schema))
+    return {
+        "title": "agent_step",
+        "type": "object",
+        "properties": {"thought": {"type": "string"}, "action": {"anyOf": branches}},
+        "required": ["thought", "action"],
+        "additionalProperties": False,
+    }
+
+
+def parse_action(data: dict[str, Any]) -> Action:
+    """Schema-validated data -> Action (null optional arguments are dropped)."""
+    action = data["action"]
+    args = {k: v for k, v in (action.get("args") or {}).items() if v is not None}
+    if action["tool"] == FINISH:
+        args = dict(action.get("args") or {})
+    return Action(str(data.get("thought", "")), action["tool"], args)
+
+
+def strict_model_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """A pydantic model's JSON schema made friendly to constrained decoding: references
+    inlined, every property required, no extra properties, no titles or defaults."""
+    raw = model.model_json_schema()
+    defs = raw.pop("$defs", {})
+
+    def fix(node: Any) -> Any:
+        if isinstance(node, list):
+            return [fix(item) for item in node]
+        if not isinstance(node, dict):
+            return node
+        if "$ref" in node:
+            return fix(defs[node["$ref"].rsplit("/", 1)[-1]])
+        out = {k: fix(v) for k, v in node.items()
+               if k not in ("title", "default", "properties")}
+        if "properties" in node:  # field names are kept as they are, even "title"
+            out["properties"] = {name: fix(sub) for name, sub in node["properties"].items()}
+        if out.get("type") == "object" and "properties" in out:
+            out["required"] = list(out["properties"])
+            out["additionalProperties"] = False
+        return out
+
+    return fix(raw)

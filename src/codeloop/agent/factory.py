@@ -1,0 +1,31 @@
+"""Building the agents: the single agent and the three roles of multi-agent mode."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from codeloop.agent.actions import FinishAnswer, strict_model_schema
+from codeloop.agent.prompts import system_prompt
+from codeloop.agent.react import AgentSpec
+from codeloop.agent.state import AgentLimits
+from codeloop.events import EventBus
+from codeloop.tools import Toolbox, Workspace, toolset
+
+_TOOLSET_OF_ROLE = {"single": "agent", "planner": "planner", "implementer": "implementer",
+                    "validator": "validator"}
+_STAGE_OF_ROLE = {"single": "agent", "planner": "planning", "implementer": "implementation",
+                  "validator": "validation"}
+
+
+def agent_spec(role: str, workspace: Workspace, *, finish: type[BaseModel] = FinishAnswer,
+               limits: AgentLimits | None = None, bus: EventBus | None = None) -> AgentSpec:
+    """An agent of `role` on `workspace`. The planner's shell sees the workspace read-only."""
+    if role == "planner":
+        workspace = workspace.with_shell_mode("ro")
+    box = Toolbox(workspace, toolset(_TOOLSET_OF_ROLE[role]), bus=bus,
+                  stage=_STAGE_OF_ROLE[role])
+    finish_schema: dict[str, Any] = strict_model_schema(finish)
+    return AgentSpec(_STAGE_OF_ROLE[role], system_prompt(role, box.describe()), box,
+                     finish_schema, limits or AgentLimits())

@@ -1,0 +1,1 @@
+"""Multi-agent mode: planner (read-only) -> implementer -> validator, with a fix loop."""

@@ -1,0 +1,31 @@
+"""The agents' system prompts, rendered from agent/prompts/agents.yaml."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+
+import jinja2
+import yaml
+
+ROLES = ("single", "planner", "implementer", "validator")
+
+
+@lru_cache(maxsize=1)
+def _templates() -> dict[str, str]:
+    text = resources.files("codeloop.agent").joinpath("prompts/agents.yaml").read_text("utf-8")
+    data = yaml.safe_load(text)
+    missing = [key for key in (*ROLES, "common_rules") if key not in data]
+    if missing:
+        raise RuntimeError(f"agents.yaml lacks prompt(s): {', '.join(missing)}")
+    return data
+
+
+def system_prompt(role: str, tools_description: str) -> str:
+    templates = _templates()
+    if role not in ROLES:
+        raise KeyError(f"unknown agent role {role!r}; known: {', '.join(ROLES)}")
+    env = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=False,
+                             autoescape=False)
+    return env.from_string(templates[role]).render(
+        tools=tools_description, rules=templates["common_rules"].strip()).strip()

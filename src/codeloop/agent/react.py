@@ -1,0 +1,232 @@
+"""The ReAct loop as a LangGraph graph: think (the model picks one action) -> act (the tool
+runs, its result becomes an observation) -> think ... until the model finishes, or a step
+cap, token budget or repeated action stops it with an explanation.
+
+    START -> think -> act -> think ... ; think/act -> wrap_up -> END
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable, Literal
+
+from langgraph.graph import END, START, StateGraph
+
+from codeloop.agent.actions import FINISH, Action, action_schema, parse_action
+from codeloop.agent.history import conversation_for_model
+from codeloop.agent.state import AgentLimits, AgentState, message
+from codeloop.events import EventBus, LLMCall, Progress
+from codeloop.llm.base import LLM, ContextOverflow, InvalidStructuredOutput, LLMError
+from codeloop.tools.toolbox import Toolbox
+
+MAX_INVALID_REPLIES = 3
+
+
+@dataclass
+class AgentSpec:
+    """One agent: its name (used as the event stage), prompt, tools and finish schema."""
+
+    name: str
+    system_prompt: str
+    toolbox: Toolbox
+    finish_schema: dict[str, Any]
+    limits: AgentLimits = field(default_factory=AgentLimits)
+
+
+@dataclass
+class _Asked:
+    action: Action
+    tokens: int
+
+
+class _Loop:
+    """The nodes, closed over what is not state: the model, the tools, the event bus."""
+
+    def __init__(self, llm: LLM, spec: AgentSpec, bus: EventBus | None,
+                 on_turn_end: Callable[[dict[str, Any]], dict[str, Any]] | None) -> None:
+        self.llm, self.spec, self.bus, self.on_turn_end = llm, spec, bus, on_turn_end
+        self.tools = list(spec.toolbox.tools.values())
+
+    # ------------------------------------------------------------------ model calls
+    def _ask(self, state: AgentState, extra: list[dict[str, str]],
+             exclude: frozenset[str] = frozenset()) -> _Asked:
+        limits = self.spec.limits
+        schema = action_schema(self.tools, self.spec.finish_schema, exclude)
+        budget = limits.history_chars
+        while True:
+            messages = ([{"role": "system", "content": self.spec.system_prompt}]
+                        + conversation_for_model(state["messages"], state["turn"], budget)
+                        + extra)
+            try:
+                result = self.llm.complete_json(messages, schema,
+                                                max_tokens=limits.max_tokens_per_step,
+                                                temperature=limits.temperature)
+            except ContextOverflow:
+                if budget < 2_000:
+                    raise
+                budget //= 2  # show less history and try again
+                continue
+            reply = result.reply
+            if self.bus is not None:
+                self.bus.emit(LLMCall(model=reply.model, stage=self.spec.name,
+                                      prompt_tokens=reply.usage.prompt_tokens,
+                                      completion_tokens=reply.usage.completion_tokens,
+                                      seconds=reply.seconds))
+            return _Asked(parse_action(result.data), reply.usage.total_tokens)
+
+    # ------------------------------------------------------------------ nodes
+    def think(self, state: AgentState) -> dict[str, Any]:
+        limits, turn = self.spec.limits, state["turn"]
+        if state["steps"] >= limits.max_steps:
+            return self._stop(state, "step_cap",
+                              f"Stopped: reached the step cap ({limits.max_steps} steps) "
+                              "before the task was finished.")
+        if state["tokens"] >= limits.token_budget:
+            return self._stop(state, "token_budget",
+                              f"Stopped: used {state['tokens']} tokens, over the token budget "
+                              f"of {limits.token_budget}, before the task was finished.")
+        seen = dict(state["seen"])
+        try:
+            asked = self._ask(state, [])
+        except InvalidStructuredOutput as exc:
+            return self._invalid_reply(state, seen, str(exc))
+        except LLMError as exc:
+            return self._stop(state, "error", f"Stopped: the model call failed: {exc}")
+        tokens = state["tokens"] + asked.tokens
+        action = asked.action
+        seen.pop("__invalid__", None)
+        if not action.is_finish:
+            key = f"{action.signature()}#{state['files_version']}"
+            count = seen.get(key, 0) + 1
+            if count >= 3:
+                forced = self._change_tack(state, action, seen, count)
+                if isinstance(forced, str):
+                    return self._stop(state, "loop", forced, tokens=tokens)
+                action, tokens = forced.action, tokens + forced.tokens
+                key = f"{action.signature()}#{state['files_version']}"
+                count = seen.get(key, 0) + 1
+            seen[key] = count
+            repeat = count == 2
+        else:
+            repeat = False
+        self._progress(state, action)
+        update: dict[str, Any] = {
+            "tokens": tokens, "seen": seen,
+            "pending": {"thought": action.thought, "tool": action.tool, "args": action.args,
+                        "repeat": repeat},
+        }
+        if not action.is_finish:
+            update["messages"] = [message("assistant", action.to_json(), "action", turn)]
+        return update
+
+    def _change_tack(self, state: AgentState, action: Action, seen: dict[str, int],
+                     count: int) -> _Asked | str:
+        """The third time an action repeats: ask again without that tool. Returns the new
+        action, or the explanation to stop with."""
+        explanation = (f"Stopped: the model kept repeating the same action ({action.tool} "
+                       f"with {action.args}) without making progress.")
+        if count > 3:
+            return explanation
+        nudge = [
+            {"role": "assistant", "content": action.to_json()},
+            {"role": "user", "content": (
+                f"You have chosen this same action three times: {action.tool} with the same "
+                "arguments. It will not be run again. Choose a DIFFERENT action, or finish "
+                "and explain why you are stuck.")},
+        ]
+        try:
+            forced = self._ask(state, nudge, exclude=frozenset({action.tool}))
+        except LLMError as exc:
+            return explanation + f" Asked for a different move, the model failed: {exc}"
+        if not forced.action.is_finish:
+            key = f"{forced.action.signature()}#{state['files_version']}"
+            if seen.get(key, 0) >= 2:
+                return explanation
+        return forced
+
+    def _invalid_reply(self, state: AgentState, seen: dict[str, int], problem: str) -> dict:
+        invalid = seen.get("__invalid__", 0) + 1
+        if invalid >= MAX_INVALID_REPLIES:
+            return self._stop(state, "error",
+                              f"Stopped: {invalid} replies in a row were not valid actions "
+                              f"(last problem: {problem}).")
+        seen["__invalid__"] = invalid
+        note = (f"Your last reply was not a valid action ({problem}). Reply with one JSON "
+                'object: {"thought": ..., "action": {"tool": ..., "args": {...}}}.')
+        return {"seen": seen, "steps": state["steps"] + 1, "pending": None,
+                "messages": [message("user", note, "observation", state["turn"])]}
+
+    def act(self, state: AgentState) -> dict[str, Any]:
+        pending, turn = state["pending"], state["turn"]
+        if pending is None:  # an invalid reply was answered with a note; think again
+            return {}
+        if pending["tool"] == FINISH:
+            args = pending["args"]
+            answer = args.get("answer") if isinstance(args.get("answer"), str) else None
+            if answer is None:
+                answer = json.dumps(args, ensure_ascii=False)
+            return {"status": "finished", "answer": answer, "result": args, "pending": None,
+                    "messages": [message("assistant", answer, "answer", turn)]}
+        update: dict[str, Any] = {"steps": state["steps"] + 1, "pending": None}
+        if pending["repeat"]:
+            text = (f"You already ran {pending['tool']} with exactly these arguments and no "
+                    "file has changed since, so the result is the same as above. Do something "
+                    "different, or finish.")
+        else:
+            outcome = self.spec.toolbox.run(pending["tool"], pending["args"])
+            text = outcome.output
+            tool = self.spec.toolbox.tools.get(pending["tool"])
+            if outcome.ok and tool is not None and tool.mutates_files:
+                update["files_version"] = state["files_version"] + 1
+        update["messages"] = [message("user", f"Observation ({pending['tool']}):\n{text}",
+                                      "observation", turn)]
+        return update
+
+    def wrap_up(self, state: AgentState) -> dict[str, Any]:
+        return self.on_turn_end(dict(state)) if self.on_turn_end else {}
+
+    # ------------------------------------------------------------------ helpers
+    def _stop(self, state: AgentState, status: str, explanation: str,
+              tokens: int | None = None) -> dict[str, Any]:
+        if self.bus is not None:
+            self.bus.emit(Progress(done=state["steps"], total=self.spec.limits.max_steps,
+                                   message=explanation))
+        return {"status": status, "answer": explanation, "pending": None,
+                "tokens": state["tokens"] if tokens is None else tokens,
+                "messages": [message("assistant", explanation, "answer", state["turn"])]}
+
+    def _progress(self, state: AgentState, action: Action) -> None:
+        if self.bus is not None and action.thought:
+            self.bus.emit(Progress(done=state["steps"] + 1, total=self.spec.limits.max_steps,
+                                   message=f"[{self.spec.name}] {action.thought}"))
+
+
+def _after_think(state: AgentState) -> Literal["act", "wrap_up"]:
+    return "act" if state["status"] == "running" else "wrap_up"
+
+
+def _after_act(state: AgentState) -> Literal["think", "wrap_up"]:
+    return "think" if state["status"] == "running" else "wrap_up"
+
+
+def build_react_graph(llm: LLM, spec: AgentSpec, *, bus: EventBus | None = None,
+                      checkpointer: Any = None,
+                      on_turn_end: Callable[[dict[str, Any]], dict[str, Any]] | None = None):
+    """Compile the loop. `on_turn_end(state) -> update` runs once when a turn ends (the
+    session records changed files there)."""
+    loop = _Loop(llm, spec, bus, on_turn_end)
+    graph = StateGraph(AgentState)
+    graph.add_node("think", loop.think)
+    graph.add_node("act", loop.act)
+    graph.add_node("wrap_up", loop.wrap_up)
+    graph.add_edge(START, "think")
+    graph.add_conditional_edges("think", _after_think)
+    graph.add_conditional_edges("act", _after_act)
+    graph.add_edge("wrap_up", END)
+    return graph.compile(checkpointer=checkpointer)
+
+
+def recursion_limit(limits: AgentLimits) -> int:
+    """LangGraph counts node runs; each step is think + act, plus margin for notes."""
+    return 4 * limits.max_steps + 10

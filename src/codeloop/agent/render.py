@@ -1,0 +1,65 @@
+"""How an agent run looks in the terminal: thoughts, each tool call with its (shortened)
+result, phase banners, and the end-of-turn summary. A listener on the event bus."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+
+from codeloop.agent.snapshots import FileChange
+from codeloop.events import Event
+
+PHASE_BANNERS = {"planning": "[PLANNING]", "implementation": "[IMPLEMENTATION]",
+                 "validation": "[VALIDATION]"}
+RESULT_PREVIEW = 160
+
+
+def shorten(text: str, limit: int = RESULT_PREVIEW) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def _args_preview(args: dict[str, Any]) -> str:
+    parts = []
+    for key, value in args.items():
+        text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else repr(value)
+        parts.append(f"{key}={shorten(text, 60)}")
+    return ", ".join(parts)
+
+
+class EventPrinter:
+    def __init__(self, console: Console) -> None:
+        self.console = console
+
+    def __call__(self, event: Event) -> None:
+        kind = event.type
+        if kind == "progress":
+            self.console.print(f"[dim italic]  thought: {escape(shorten(event.message, 300))}[/]",
+                               highlight=False)
+        elif kind == "tool_call":
+            mark = "[green]ok[/]" if event.ok else "[red]failed[/]"
+            self.console.print(
+                f"  [cyan]→ {event.tool}[/]({escape(_args_preview(event.arguments))}) {mark}: "
+                f"{escape(shorten(event.result))}", highlight=False)
+        elif kind == "stage_start" and event.stage in PHASE_BANNERS:
+            self.console.print(f"\n[bold magenta]{escape(PHASE_BANNERS[event.stage])}[/]")
+
+
+def print_changes(console: Console, changes: list[FileChange]) -> None:
+    if not changes:
+        console.print("[dim]No files changed.[/]")
+        return
+    console.print("[bold]Changed files:[/]")
+    for change in changes:
+        console.print(f"  {escape(change.describe())}", highlight=False)
+
+
+def print_turn_end(console: Console, answer: str, status: str, steps: int, tokens: int,
+                   changes: list[FileChange]) -> None:
+    style = "green" if status in ("finished", "approved") else "yellow"
+    console.print(f"\n[bold {style}]{escape(answer)}[/]", highlight=False)
+    print_changes(console, changes)
+    console.print(f"[dim]({status}; {steps} steps, {tokens} tokens)[/]")

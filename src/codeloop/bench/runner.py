@@ -1,0 +1,195 @@
+"""Runs a strategy over problems: solve (strategy, sees the public problem only), score
+(sandbox, hidden tests), append the record, report progress; a summary at the end, and
+also when interrupted.
+
+Workers and a local model: `LocalLLM` shares one llama.cpp instance per (model, n_ctx,
+threads) and serialises calls on it, so with W workers the W problems take turns on the
+model while the sandbox runs (scoring, the pipeline's own test runs) overlap with the next
+generation. Measured on the 2-core machine (see the bench issue note): one instance with
+2 threads beats two 1-thread instances, and W=2 on the shared instance gained little over
+W=1, so W=1 is the default; W>1 pays off with a server backend that batches requests.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from codeloop.bench.datasets import Problem
+from codeloop.bench.records import (
+    RESULTS_FILE,
+    RUN_FILE,
+    ProblemRecord,
+    ResultsLog,
+    RunDirError,
+    StageRecord,
+    read_json,
+    read_records,
+    write_json,
+)
+from codeloop.bench.report import summarize, write_summary
+from codeloop.bench.scoring import Score, score
+from codeloop.bench.strategies.base import Attempt, Strategy
+from codeloop.events import EventBus, Progress
+from codeloop.llm.base import (
+    LLM,
+    BackendTimeout,
+    BackendUnreachable,
+    LLMError,
+    ModelNotAvailable,
+    ScriptExhausted,
+    UnknownModelSpec,
+)
+
+# Errors that say the model or the sandbox is not there at all: scoring them as a failed
+# problem would turn an outage into a low score, so the run stops (and --resume goes on).
+ABORTING_ERRORS: tuple[type[Exception], ...] = (
+    BackendUnreachable, BackendTimeout, ModelNotAvailable, UnknownModelSpec, ScriptExhausted,
+)
+# What must match for --resume to continue a run rather than mix two different ones.
+RESUME_KEYS = ("dataset", "strategy", "model")
+
+OnRecord = Callable[[ProblemRecord, int, int, int], None]  # record, done, passed, total
+
+
+@dataclass
+class RunOutcome:
+    summary: dict[str, Any]
+    out_dir: Path
+    ran: int  # problems run by this call (the rest were on disk already)
+    skipped_lines: int  # unreadable lines in results.jsonl (those problems ran again)
+
+
+def _sandbox_errors() -> tuple[type[Exception], ...]:
+    from codeloop.sandbox.types import SandboxUnavailable
+
+    return (SandboxUnavailable,)
+
+
+def prepare_out_dir(out_dir: Path, meta: dict[str, Any], resume: bool) -> None:
+    """A fresh directory, or with --resume one holding the same dataset/strategy/model."""
+    run_file = out_dir / RUN_FILE
+    if out_dir.exists() and not out_dir.is_dir():
+        raise RunDirError(f"{out_dir} exists and is not a directory")
+    has_run = run_file.is_file() or (out_dir / RESULTS_FILE).is_file()
+    if has_run and not resume:
+        raise RunDirError(f"{out_dir} already holds a run; pass --resume to continue it, "
+                          "or choose another --out")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    if resume and run_file.is_file():
+        previous = read_json(run_file)
+        different = [f"{k}: {previous.get(k)!r} there, {meta.get(k)!r} now"
+                     for k in RESUME_KEYS if previous.get(k) != meta.get(k)]
+        if different:
+            raise RunDirError(f"cannot resume {out_dir}: " + "; ".join(different))
+        previous.setdefault("resumed", []).append(
+            {"date": meta.get("date"), "command": meta.get("command")})
+        write_json(run_file, previous)
+    else:
+        write_json(run_file, meta)
+
+
+def _attempt(strategy: Strategy, problem: Problem, llm: LLM) -> tuple[Attempt, str, str, float]:
+    """(attempt, outcome if the strategy failed, its reason, seconds)."""
+    started = time.perf_counter()
+    try:
+        attempt = strategy.solve(problem.public(), llm)
+        failure, reason = "", ""
+    except ABORTING_ERRORS + _sandbox_errors():
+        raise
+    except LLMError as exc:
+        attempt, failure, reason = Attempt(program=""), "llm_error", f"{type(exc).__name__}: {exc}"
+    except Exception as exc:  # noqa: BLE001 - one problem's crash is recorded, the run goes on
+        attempt, failure = Attempt(program=""), "strategy_error"
+        reason = f"{type(exc).__name__}: {exc}"
+    return attempt, failure, reason, time.perf_counter() - started
+
+
+def run_problem(strategy: Strategy, problem: Problem, llm: LLM, *, timeout: float
+                ) -> ProblemRecord:
+    attempt, failure, reason, seconds = _attempt(strategy, problem, llm)
+    if failure:
+        result = Score(False, failure, reason[:300], 0.0)  # type: ignore[arg-type]
+    elif not attempt.program.strip():
+        result = Score(False, "no_code", attempt.note or "no code", 0.0)
+    else:
+        result = score(problem, attempt.program, timeout=timeout)
+    return ProblemRecord(
+        task_id=problem.task_id, passed=result.passed, outcome=result.outcome,
+        reason=result.reason, program=attempt.program, reply=attempt.reply, note=attempt.note,
+        calls=attempt.calls, prompt_tokens=attempt.prompt_tokens,
+        completion_tokens=attempt.completion_tokens, llm_seconds=round(attempt.llm_seconds, 3),
+        seconds=round(seconds, 3), score_seconds=round(result.seconds, 3),
+        stages={k: StageRecord(**vars(v)) for k, v in attempt.stages.items()},
+        extra=attempt.extra,
+    )
+
+
+def run_bench(
+    problems: list[Problem],
+    strategy: Strategy,
+    llm: LLM,
+    out_dir: Path,
+    meta: dict[str, Any],
+    *,
+    workers: int = 1,
+    resume: bool = False,
+    timeout: float = 10.0,
+    on_record: OnRecord | None = None,
+    bus: EventBus | None = None,
+) -> RunOutcome:
+    """Run what is not yet on disk; summary.json/.md are written even when interrupted."""
+    if workers < 1:
+        raise ValueError("workers must be at least 1")
+    out_dir = Path(out_dir)
+    prepare_out_dir(out_dir, meta, resume)
+    results_path = out_dir / RESULTS_FILE
+    records, skipped = read_records(results_path)
+    selected = [p.task_id for p in problems]
+    todo = [p for p in problems if p.task_id not in records]
+    log = ResultsLog(results_path)
+    total = len(problems)
+    state = {"done": total - len(todo), "passed": sum(
+        records[t].passed for t in selected if t in records)}
+
+    def finish(record: ProblemRecord) -> None:
+        log.append(record)
+        records[record.task_id] = record
+        state["done"] += 1
+        state["passed"] += record.passed
+        if bus is not None:
+            bus.emit(Progress(done=state["done"], total=total,
+                              message=f"{record.task_id}: {record.outcome}"))
+        if on_record is not None:
+            on_record(record, state["done"], state["passed"], total)
+
+    try:
+        if workers == 1:
+            for problem in todo:
+                finish(run_problem(strategy, problem, llm, timeout=timeout))
+        else:
+            _run_parallel(todo, strategy, llm, timeout, workers, finish)
+    finally:
+        summary = summarize(records, selected, meta)
+        write_summary(out_dir, summary)
+    return RunOutcome(summary, out_dir, len(todo), skipped)
+
+
+def _run_parallel(todo: list[Problem], strategy: Strategy, llm: LLM, timeout: float,
+                  workers: int, finish: Callable[[ProblemRecord], None]) -> None:
+    """Records are written from this thread only, as each problem completes."""
+    executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bench")
+    try:
+        pending = {executor.submit(run_problem, strategy, p, llm, timeout=timeout)
+                   for p in todo}
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                finish(future.result())
+    finally:
+        # On Ctrl-C or an aborting error: drop queued problems; those in flight finish
+        # on their own, unrecorded, and --resume runs them again.
+        executor.shutdown(wait=False, cancel_futures=True)

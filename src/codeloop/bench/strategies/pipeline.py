@@ -1,0 +1,51 @@
+"""The `solve` pipeline (analysis, planning, generation, review, refinement) on a Task
+built from the public problem only."""
+
+from __future__ import annotations
+
+from codeloop.bench.datasets import PublicProblem
+from codeloop.bench.program import build_program
+from codeloop.bench.strategies.base import Attempt, StageFigures
+from codeloop.bench.task_builder import task_for
+from codeloop.events import EventBus, EventRecorder
+from codeloop.llm.base import LLM
+
+
+class Pipeline:
+    name = "pipeline"
+    description = "codeloop's five-stage solve pipeline with up to N refinement rounds"
+
+    def __init__(self, max_refinements: int = 3) -> None:
+        self.max_refinements = max_refinements
+
+    def solve(self, problem: PublicProblem, llm: LLM) -> Attempt:
+        from codeloop.pipeline.runner import solve_task
+
+        bus = EventBus()
+        recorder = EventRecorder()
+        bus.subscribe(recorder)
+        result = solve_task(task_for(problem), llm, bus=bus,
+                            max_refinements=self.max_refinements)
+        # Scored like oneshot's reply: the same extraction and preamble rules.
+        program = build_program(problem, f"```python\n{result.code}\n```") if result.code \
+            else None
+        attempt = Attempt(program=program.code if program else "", reply=result.code or "",
+                          note=program.note if program else "the pipeline produced no code")
+        for stage, figures in result.stages.items():
+            attempt.stages[stage] = StageFigures(figures.calls, figures.prompt_tokens,
+                                                 figures.completion_tokens, figures.seconds)
+        attempt.calls = result.totals.calls
+        attempt.prompt_tokens = result.totals.prompt_tokens
+        attempt.completion_tokens = result.totals.completion_tokens
+        attempt.llm_seconds = _llm_seconds(recorder)
+        attempt.extra = {"verdict": result.verdict, "self_check_passed": result.passed,
+                         "refinements": result.refinement_count}
+        return attempt
+
+
+def _llm_seconds(recorder: EventRecorder) -> float:
+    """Time in model calls (stage seconds also hold the sandbox runs of review)."""
+    return sum(e.seconds for e in recorder.of_type("llm_call"))
+
+
+STRATEGY = Pipeline

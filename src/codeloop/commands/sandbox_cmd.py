@@ -1,0 +1,53 @@
+"""`codeloop sandbox run -- CMD...`: run a command exactly as the jobs would."""
+
+from __future__ import annotations
+
+import sys
+from typing import List, Optional
+
+import typer
+
+from codeloop.commands.common import fail, settings_from_cli
+
+
+def register(app: typer.Typer) -> None:
+    sandbox_app = typer.Typer(help="Run commands in the sandbox.", no_args_is_help=True)
+    app.add_typer(sandbox_app, name="sandbox")
+
+    @sandbox_app.command(
+        "run", context_settings={"allow_interspersed_args": False})
+    def run(
+        command: List[str] = typer.Argument(..., help="The command, after `--`."),
+        timeout: Optional[float] = typer.Option(None, "--timeout", help="Wall-clock seconds "
+                                                "(default: the sandbox_timeout setting)."),
+        workspace: Optional[str] = typer.Option(None, "--workspace", help="Directory mounted "
+                                                "at /workspace (default: a throw-away one)."),
+        mode: str = typer.Option("rw", "--mode", help="rw, ro or cow (a throw-away copy)."),
+        network: str = typer.Option("none", "--network", help="Only `none` is supported."),
+        unsafe_no_sandbox: Optional[bool] = typer.Option(
+            None, "--unsafe-no-sandbox", help="Run without bubblewrap (rlimits and timeout "
+            "only). Only for hosts where bubblewrap cannot run."),
+    ) -> None:
+        """Run CMD in the sandbox, print its output, a summary on stderr, exit with its code."""
+        from pathlib import Path
+
+        from codeloop.sandbox import SandboxError, run_command
+
+        if network != "none":
+            fail(f"--network {network!r} is not supported: sandboxed commands have no network")
+        if mode not in ("rw", "ro", "cow"):
+            fail(f"--mode must be rw, ro or cow (got {mode!r})")
+        if workspace is not None and not Path(workspace).is_dir():
+            fail(f"--workspace {workspace} is not a directory")
+        settings = settings_from_cli(sandbox_timeout=timeout, unsafe_no_sandbox=unsafe_no_sandbox)
+        try:
+            result = run_command(list(command), workspace=workspace, mode=mode,
+                                 timeout=settings.sandbox_timeout,
+                                 unsafe_no_sandbox=settings.unsafe_no_sandbox)
+        except (SandboxError, ValueError) as exc:
+            fail(str(exc))
+        sys.stdout.write(result.stdout)
+        sys.stdout.flush()
+        sys.stderr.write(result.stderr)
+        typer.echo(f"[sandbox] {result.summary()}", err=True)
+        raise typer.Exit(result.exit_code)

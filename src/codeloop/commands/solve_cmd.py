@@ -1,0 +1,114 @@
+"""`codeloop solve`: function-level tasks through analysis, planning, generation, review and
+refinement. Heavy imports (LangGraph, the model runtime) happen inside the command."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from codeloop.commands.common import fail, settings_from_cli
+
+
+def _load_tasks(task_file: Path | None, task_id: str | None):
+    """[(task, its file)] for the run; bad files and unknown ids are clean errors."""
+    from codeloop.pipeline.tasks import (
+        TaskFileError,
+        UnknownTaskError,
+        load_bundled_tasks,
+        load_task_file,
+        select_task,
+    )
+
+    try:
+        if task_file is not None:
+            tasks = [(task_file, t) for t in load_task_file(task_file)]
+            where = str(task_file)
+        else:
+            tasks = load_bundled_tasks()
+            where = "the bundled task files"
+        if task_id is not None:
+            chosen = select_task([t for _, t in tasks], task_id, where)
+            tasks = [(p, t) for p, t in tasks if t is chosen]
+    except (TaskFileError, UnknownTaskError) as exc:
+        fail(str(exc))
+    if not tasks:
+        fail(f"{where} holds no tasks")
+    return tasks
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("solve")
+    def solve(
+        task_file: Path = typer.Option(None, "--task-file", help="JSON list of tasks "
+                                       "{task_id, signature, docstring, examples?}. "
+                                       "Default: the bundled example tasks."),
+        task_id: str = typer.Option(None, "--task-id", help="Solve only this task."),
+        test_file: Path = typer.Option(None, "--test-file", help="A pytest file whose tests "
+                                       "(test_<task_id>_*) review runs too."),
+        model: str = typer.Option(None, "--model", help="Model spec, e.g. "
+                                  "local:qwen2.5-coder-1.5b, ollama:NAME or a bare Ollama name."),
+        show_node_info: bool = typer.Option(False, "--show-node-info",
+                                            help="Show each stage's output, live."),
+        as_json: bool = typer.Option(False, "--json", help="Machine-readable result."),
+        store: str = typer.Option(None, "--store", help="Run store path (SQLite)."),
+        max_refinements: int = typer.Option(3, "--max-refinements", min=0, max=3,
+                                            help="Refinement rounds at most (0-3)."),
+    ) -> None:
+        """Write a function from its signature and docstring, test it, and refine it."""
+        from rich.console import Console
+
+        from codeloop.events import EventBus
+        from codeloop.llm.base import LLMError
+        from codeloop.pipeline.execute import TestFileError, read_test_file
+        from codeloop.pipeline.runner import solve_task
+        from codeloop.pipeline.view import LiveStages, render_result
+        from codeloop.store import RunStore
+
+        tasks = _load_tasks(task_file, task_id)
+        if test_file is not None:
+            try:
+                read_test_file(test_file)
+            except TestFileError as exc:
+                fail(str(exc))
+        settings = settings_from_cli(model=model, store=store)
+        try:
+            from codeloop.llm.registry import get_llm
+
+            llm = get_llm(model, settings)
+        except LLMError as exc:
+            fail(str(exc))
+
+        # With --json, stdout holds the JSON alone; the live view goes to stderr.
+        console = Console(stderr=as_json)
+        results = []
+        with RunStore(settings.store_path()) as run_store:
+            for _path, task in tasks:
+                run_id = run_store.start_run("solve", {
+                    "task": task.model_dump(), "model": llm.name,
+                    "test_file": str(test_file) if test_file else None})
+                bus = EventBus(run_id)
+                bus.subscribe(run_store)
+                bus.subscribe(LiveStages(console, show_node_info))
+                try:
+                    result = solve_task(
+                        task, llm, bus=bus, test_file=test_file,
+                        max_refinements=max_refinements, show_node_info=show_node_info,
+                        stream=show_node_info and not as_json,
+                        sandbox_timeout=settings.sandbox_timeout,
+                        checkpointer=run_store.checkpointer(), thread_id=run_id)
+                except (LLMError, TestFileError) as exc:
+                    run_store.finish_run(run_id, "error", {"error": str(exc)})
+                    fail(f"{task.task_id}: {exc}")
+                run_store.finish_run(run_id, "passed" if result.passed else "failed",
+                                     result.model_dump())
+                results.append((run_id, result))
+                if not as_json:
+                    render_result(console, result)
+                    console.print(f"[dim]run {run_id} saved in {settings.store_path()}[/]")
+        if as_json:
+            payload = [{"run_id": rid, **r.model_dump()} for rid, r in results]
+            typer.echo(json.dumps(payload[0] if len(payload) == 1 else payload, indent=2))
+        if not all(r.passed for _, r in results):
+            raise typer.Exit(1)

@@ -1,0 +1,137 @@
+"""The one way codeloop runs git: no system or global config, hooks and fsmonitor off, no
+prompts, no optional locks, and a fixed identity when the repository has none.
+
+Workspaces hold code a model wrote, so a planted `.git/hooks/*` or `core.fsmonitor` in one
+must never execute. Known limit: a repository's own `.git/config` can still define filter
+drivers used via .gitattributes; diff() turns off external diff and textconv.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+FALLBACK_NAME, FALLBACK_EMAIL = "codeloop", "codeloop@localhost"
+
+_SAFE_CONFIG = [
+    "core.hooksPath=/dev/null", "core.fsmonitor=false", "core.pager=cat", "core.editor=true",
+    "core.askPass=", "credential.helper=", "core.sshCommand=false", "gc.auto=0",
+    "commit.gpgSign=false", "tag.gpgSign=false", "init.defaultBranch=main",
+    "advice.detachedHead=false",
+]
+
+
+class GitError(Exception):
+    def __init__(self, args: list[str], returncode: int, stderr: str) -> None:
+        super().__init__(f"git {' '.join(args)} failed ({returncode}): {stderr.strip()[:500]}")
+        self.args_ = args
+        self.returncode = returncode
+        self.stderr = stderr
+
+
+def git_env() -> dict[str, str]:
+    keep = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "TMPDIR")}
+    return {
+        **keep,
+        "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_ATTR_NOSYSTEM": "1",
+        "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0", "GIT_ASKPASS": "true",
+        "SSH_ASKPASS": "true", "GCM_INTERACTIVE": "never", "GIT_EDITOR": "true",
+        "GIT_PAGER": "cat", "LC_ALL": "C",
+    }
+
+
+def git(args: list[str], cwd: Path | str, *, check: bool = True, input: str | None = None,
+        timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """Run `git args` in cwd with the hardened settings; GitError when check and it fails."""
+    argv = ["git"]
+    for item in _SAFE_CONFIG:
+        argv += ["-c", item]
+    proc = subprocess.run(argv + list(args), cwd=cwd, env=git_env(), input=input,
+                          capture_output=True, text=True, timeout=timeout,
+                          stdin=None if input is not None else subprocess.DEVNULL)
+    if check and proc.returncode != 0:
+        raise GitError(list(args), proc.returncode, proc.stderr)
+    return proc
+
+
+def _identity(cwd: Path | str) -> list[str]:
+    """-c user.name/email only where the repository configures none."""
+    out: list[str] = []
+    for key, fallback in (("user.name", FALLBACK_NAME), ("user.email", FALLBACK_EMAIL)):
+        if git(["config", "--get", key], cwd, check=False).returncode != 0:
+            out += ["-c", f"{key}={fallback}"]
+    return out
+
+
+def init_repo(path: Path | str, branch: str = "main") -> Path:
+    path = Path(path)
+    path.mkdir(parents=True, exist_ok=True)
+    git(["init", "-q", "-b", branch], path)
+    return path
+
+
+def status(cwd: Path | str) -> list[str]:
+    """`git status --porcelain` lines, e.g. ' M src/a.py', '?? new.py'."""
+    out = git(["status", "--porcelain", "--untracked-files=all"], cwd).stdout
+    return [line for line in out.splitlines() if line]
+
+
+def commit_all(cwd: Path | str, message: str) -> str | None:
+    """Stage everything and commit; the new commit's sha, or None if nothing changed."""
+    git(["add", "-A"], cwd)
+    if git(["diff", "--cached", "--quiet"], cwd, check=False).returncode == 0:
+        return None
+    git([*_identity(cwd), "commit", "-q", "--no-verify", "-m", message], cwd)
+    return git(["rev-parse", "HEAD"], cwd).stdout.strip()
+
+
+def diff(cwd: Path | str, ref: str | None = None, *, staged: bool = False) -> str:
+    args = ["diff", "--no-ext-diff", "--no-textconv", "--no-color"]
+    if staged:
+        args.append("--cached")
+    if ref:
+        args.append(ref)
+    return git(args, cwd).stdout
+
+
+def current_branch(cwd: Path | str) -> str:
+    return git(["symbolic-ref", "--short", "HEAD"], cwd).stdout.strip()
+
+
+def create_branch(cwd: Path | str, name: str, *, start: str | None = None,
+                  checkout: bool = True) -> None:
+    if checkout:
+        git(["checkout", "-q", "-b", name, *([start] if start else [])], cwd)
+    else:
+        git(["branch", name, *([start] if start else [])], cwd)
+
+
+def checkout(cwd: Path | str, name: str) -> None:
+    git(["checkout", "-q", name], cwd)
+
+
+@dataclass
+class MergeResult:
+    ok: bool
+    conflicts: list[str] = field(default_factory=list)
+    output: str = ""
+
+
+def merge(cwd: Path | str, branch: str, message: str | None = None) -> MergeResult:
+    """Merge `branch` into the current branch; on conflict the merge is left in progress
+    (resolve and commit_all, or abort_merge) and the conflicting paths are listed."""
+    args = [*_identity(cwd), "merge", "--no-ff", "--no-edit", "--no-verify"]
+    proc = git(args + (["-m", message] if message else []) + [branch], cwd, check=False)
+    if proc.returncode == 0:
+        return MergeResult(True, [], proc.stdout)
+    conflicts = git(["diff", "--name-only", "--diff-filter=U"], cwd, check=False).stdout
+    files = [line for line in conflicts.splitlines() if line]
+    if not files:
+        raise GitError(args + [branch], proc.returncode, proc.stderr or proc.stdout)
+    return MergeResult(False, files, proc.stdout + proc.stderr)
+
+
+def abort_merge(cwd: Path | str) -> None:
+    git(["merge", "--abort"], cwd)

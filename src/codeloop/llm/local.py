@@ -1,0 +1,222 @@
+"""llama.cpp in process: the default backend. llama_cpp is imported only when a model loads.
+
+Loaded models are shared within the process per (path, n_ctx, threads), so repeated
+`get_llm` calls reuse one instance; calls on one instance are serialised (llama.cpp
+contexts are not thread-safe).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from codeloop.llm.base import (
+    ContextOverflow,
+    JsonReply,
+    LLMError,
+    Message,
+    MessagesLike,
+    ModelNotAvailable,
+    Reply,
+    Usage,
+    to_messages,
+)
+from codeloop.llm.schema import complete_with_validation, to_structured
+
+FORBID_ENV = "CODELOOP_FORBID_REAL_MODELS"
+# Constrained decoding always yields JSON; a retry only helps when max_tokens cut it short.
+JSON_ATTEMPTS = 2
+
+_instances: dict[tuple[str, int, int], _LoadedModel] = {}
+_instances_lock = threading.Lock()
+
+
+def check_real_models_allowed() -> None:
+    if os.environ.get(FORBID_ENV) == "1":
+        raise LLMError(
+            f"real model calls are forbidden in this test run ({FORBID_ENV}=1); "
+            "use the scripted model or mark the test real_model"
+        )
+
+
+def import_llama_cpp() -> Any:
+    try:
+        import llama_cpp
+    except ImportError as exc:
+        raise ModelNotAvailable(
+            "the local backend needs llama-cpp-python: run scripts/setup.sh, or "
+            "pip install 'codeloop[local]'"
+        ) from exc
+    return llama_cpp
+
+
+class _LoadedModel:
+    """One Llama instance, its lock, and the GGUF chat template used to count tokens."""
+
+    def __init__(self, path: Path, n_ctx: int, n_threads: int) -> None:
+        llama_cpp = import_llama_cpp()
+        try:
+            self.llama = llama_cpp.Llama(
+                model_path=str(path), n_ctx=n_ctx, n_threads=n_threads,
+                n_threads_batch=n_threads, verbose=False,
+            )
+        except (ValueError, RuntimeError, OSError) as exc:
+            raise ModelNotAvailable(f"llama.cpp could not load {path}: {exc}") from exc
+        self.lock = threading.Lock()
+        self._formatter = None
+        template = self.llama.metadata.get("tokenizer.chat_template")
+        if template:
+            from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+            llm = self.llama
+            eos, bos = llm.token_eos(), llm.token_bos()
+            self._formatter = Jinja2ChatFormatter(
+                template=template,
+                eos_token=llm._model.token_get_text(eos) if eos != -1 else "",
+                bos_token=llm._model.token_get_text(bos) if bos != -1 else "",
+            )
+
+    def count_prompt_tokens(self, messages: list[dict[str, str]]) -> int:
+        """Tokens of the prompt as the chat template renders it (as llama.cpp will see it)."""
+        if self._formatter is not None:
+            rendered = self._formatter(messages=messages)
+            tokens = self.llama.tokenize(
+                rendered.prompt.encode("utf-8"), add_bos=not rendered.added_special, special=True
+            )
+            return len(tokens)
+        joined = "\n".join(m["content"] for m in messages)
+        return len(self.llama.tokenize(joined.encode("utf-8"))) + 4 * len(messages)
+
+    def count_text_tokens(self, text: str) -> int:
+        return len(self.llama.tokenize(text.encode("utf-8"), add_bos=False)) if text else 0
+
+
+def load_model(path: Path, n_ctx: int, n_threads: int) -> _LoadedModel:
+    key = (str(Path(path).resolve()), n_ctx, n_threads)
+    with _instances_lock:
+        if key not in _instances:
+            _instances[key] = _LoadedModel(Path(key[0]), n_ctx, n_threads)
+        return _instances[key]
+
+
+class LocalLLM:
+    """An LLM backed by a GGUF file run in this process."""
+
+    def __init__(self, model_path: str | Path, *, name: str, n_ctx: int, n_threads: int) -> None:
+        check_real_models_allowed()
+        self.name = name
+        self.path = Path(model_path)
+        self.n_ctx = n_ctx
+        self.n_threads = n_threads
+        self._model = load_model(self.path, n_ctx, n_threads)
+
+    def count_prompt_tokens(self, messages: MessagesLike) -> int:
+        """Prompt tokens of these messages as the model's chat template renders them."""
+        payload = [m.as_dict() for m in to_messages(messages)]
+        with self._model.lock:
+            return self._model.count_prompt_tokens(payload)
+
+    # ------------------------------------------------------------------ LLM protocol
+
+    def complete(
+        self,
+        messages: MessagesLike,
+        *,
+        max_tokens: int = 512,
+        temperature: float = 0.0,
+        stop: list[str] | None = None,
+    ) -> Reply:
+        return self._complete(to_messages(messages), max_tokens, temperature, stop, None)
+
+    def complete_json(
+        self,
+        messages: MessagesLike,
+        schema: dict[str, Any] | type,
+        *,
+        max_tokens: int = 512,
+        temperature: float = 0.0,
+    ) -> JsonReply:
+        structured = to_structured(schema)
+        response_format = {"type": "json_object", "schema": structured.schema}
+
+        def call(conversation: list[Message]) -> Reply:
+            return self._complete(conversation, max_tokens, temperature, None, response_format)
+
+        return complete_with_validation(
+            call, to_messages(messages), structured, attempts=JSON_ATTEMPTS
+        )
+
+    def stream(
+        self,
+        messages: MessagesLike,
+        *,
+        max_tokens: int = 512,
+        temperature: float = 0.0,
+        stop: list[str] | None = None,
+    ) -> Iterator[str | Reply]:
+        payload = [m.as_dict() for m in to_messages(messages)]
+        with self._model.lock:
+            started = time.perf_counter()
+            prompt_tokens = self._check_fits(payload, max_tokens)
+            pieces: list[str] = []
+            finish = "stop"
+            chunks = self._model.llama.create_chat_completion(
+                messages=payload, max_tokens=max_tokens, temperature=temperature,
+                stop=stop or None, stream=True,
+            )
+            for chunk in chunks:
+                choice = chunk["choices"][0]
+                piece = choice.get("delta", {}).get("content")
+                if piece:
+                    pieces.append(piece)
+                    yield piece
+                finish = choice.get("finish_reason") or finish
+            text = "".join(pieces)
+            usage = Usage(prompt_tokens, self._model.count_text_tokens(text))
+            yield Reply(text, usage, time.perf_counter() - started, self.name, finish)
+
+    # ------------------------------------------------------------------ internals
+
+    def _check_fits(self, payload: list[dict[str, str]], max_tokens: int) -> int:
+        prompt_tokens = self._model.count_prompt_tokens(payload)
+        if prompt_tokens + max_tokens > self.n_ctx:
+            raise ContextOverflow(
+                f"{self.name}: the prompt is {prompt_tokens} tokens; with max_tokens "
+                f"{max_tokens} it needs {prompt_tokens + max_tokens} > n_ctx {self.n_ctx}. "
+                "Shorten the prompt, lower max_tokens or raise n_ctx.",
+                prompt_tokens=prompt_tokens,
+                limit=self.n_ctx,
+            )
+        return prompt_tokens
+
+    def _complete(
+        self,
+        messages: list[Message],
+        max_tokens: int,
+        temperature: float,
+        stop: list[str] | None,
+        response_format: dict[str, Any] | None,
+    ) -> Reply:
+        payload = [m.as_dict() for m in messages]
+        with self._model.lock:
+            started = time.perf_counter()
+            self._check_fits(payload, max_tokens)
+            extra = {"response_format": response_format} if response_format else {}
+            result = self._model.llama.create_chat_completion(
+                messages=payload, max_tokens=max_tokens, temperature=temperature,
+                stop=stop or None, **extra,
+            )
+            seconds = time.perf_counter() - started
+        choice = result["choices"][0]
+        usage = result.get("usage") or {}
+        return Reply(
+            choice["message"].get("content") or "",
+            Usage(usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0)),
+            seconds,
+            self.name,
+            choice.get("finish_reason") or "stop",
+        )

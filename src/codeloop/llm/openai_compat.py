@@ -1,0 +1,294 @@
+"""Any OpenAI-compatible server (OpenAI, Azure, Ollama, vLLM, LM Studio, llama.cpp server…)
+through the `openai` client. Its own retries are off: ours are bounded, back off
+exponentially, and only repeat transient failures (unreachable, timeout, 429, 5xx).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from codeloop.llm.base import (
+    BackendHTTPError,
+    BackendTimeout,
+    BackendUnreachable,
+    JsonReply,
+    LLMError,
+    MalformedResponse,
+    Message,
+    MessagesLike,
+    Reply,
+    Usage,
+    to_messages,
+)
+from codeloop.llm.schema import (
+    StructuredSchema,
+    complete_with_validation,
+    schema_instruction,
+    to_structured,
+)
+
+log = logging.getLogger(__name__)
+
+JSON_ATTEMPTS = 3
+# Statuses that mean "this server does not do json_schema output", not "the call failed".
+_SCHEMA_REJECTED = {400, 404, 415, 422, 501}
+
+
+def is_transient(exc: LLMError) -> bool:
+    if isinstance(exc, (BackendUnreachable, BackendTimeout)):
+        return True
+    return isinstance(exc, BackendHTTPError) and (exc.status == 429 or (exc.status or 0) >= 500)
+
+
+def is_schema_rejection(exc: LLMError) -> bool:
+    """Some servers (llama.cpp's Python server) answer an unknown response_format with 500."""
+    if not isinstance(exc, BackendHTTPError):
+        return False
+    return exc.status in _SCHEMA_REJECTED or "response_format" in str(exc)
+
+
+class OpenAICompatLLM:
+    """`name` is the spec ("openai:gpt-4o-mini", "ollama:qwen2.5-coder:7b"); `model` is what
+    the server calls the model (for Azure: the deployment)."""
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        name: str,
+        base_url: str | None = None,
+        api_key: str = "",
+        timeout: float = 300.0,
+        max_retries: int = 2,
+        azure_endpoint: str = "",
+        azure_api_version: str = "",
+        extra_body: dict[str, Any] | None = None,
+        context_limit: int | None = None,
+        backoff_seconds: float = 0.5,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        import openai
+
+        self.name = name
+        self.model = model
+        self.max_retries = max(0, max_retries)
+        self.extra_body = extra_body or {}
+        self.context_limit = context_limit
+        self.backoff_seconds = backoff_seconds
+        self._sleep = sleep
+        self._json_schema_ok = True
+        self._stream_usage_ok = True
+        key = api_key or "not-needed"  # local servers ignore it; the client insists on one
+        if azure_endpoint:
+            self.address = azure_endpoint
+            self._client = openai.AzureOpenAI(
+                azure_endpoint=azure_endpoint, api_version=azure_api_version or None,
+                api_key=key, timeout=timeout, max_retries=0,
+            )
+        else:
+            self.address = base_url or "https://api.openai.com/v1"
+            self._client = openai.OpenAI(
+                base_url=base_url or None, api_key=key, timeout=timeout, max_retries=0
+            )
+
+    # ------------------------------------------------------------------ LLM protocol
+
+    def complete(
+        self,
+        messages: MessagesLike,
+        *,
+        max_tokens: int = 512,
+        temperature: float = 0.0,
+        stop: list[str] | None = None,
+    ) -> Reply:
+        return self._complete(to_messages(messages), max_tokens, temperature, stop, None)
+
+    def complete_json(
+        self,
+        messages: MessagesLike,
+        schema: dict[str, Any] | type,
+        *,
+        max_tokens: int = 512,
+        temperature: float = 0.0,
+    ) -> JsonReply:
+        structured = to_structured(schema)
+        msgs = to_messages(messages)
+        if self._json_schema_ok:
+            fmt = {
+                "type": "json_schema",
+                "json_schema": {
+                    "name": structured.name,
+                    "schema": structured.schema,
+                    "strict": structured.strict_compatible,
+                },
+            }
+            try:
+                return complete_with_validation(
+                    lambda conv: self._complete(conv, max_tokens, temperature, None, fmt),
+                    msgs, structured, attempts=JSON_ATTEMPTS,
+                )
+            except BackendHTTPError as exc:
+                if not is_schema_rejection(exc):
+                    raise
+                log.warning("%s: server rejected json_schema output (%s); falling back to "
+                            "validate-and-retry", self.name, exc)
+                self._json_schema_ok = False
+        return complete_with_validation(
+            lambda conv: self._complete(conv, max_tokens, temperature, None, None),
+            _with_schema_hint(msgs, structured), structured, attempts=JSON_ATTEMPTS,
+        )
+
+    def stream(
+        self,
+        messages: MessagesLike,
+        *,
+        max_tokens: int = 512,
+        temperature: float = 0.0,
+        stop: list[str] | None = None,
+    ) -> Iterator[str | Reply]:
+        msgs = to_messages(messages)
+        started = time.perf_counter()
+        chunks = self._open_stream(msgs, max_tokens, temperature, stop)
+        pieces: list[str] = []
+        finish, usage = "stop", None
+        try:
+            for chunk in chunks:
+                if getattr(chunk, "usage", None):
+                    usage = Usage(chunk.usage.prompt_tokens or 0, chunk.usage.completion_tokens or 0)
+                for choice in chunk.choices or []:
+                    piece = choice.delta.content if choice.delta else None
+                    if piece:
+                        pieces.append(piece)
+                        yield piece
+                    finish = choice.finish_reason or finish
+        except LLMError:
+            raise
+        except Exception as exc:
+            raise self._map_error(exc) from exc
+        text = "".join(pieces)
+        if usage is None:  # the server sent no usage: estimate
+            usage = Usage(_estimate_tokens(msgs), (len(text) + 3) // 4)
+        yield Reply(text, usage, time.perf_counter() - started, self.name, finish)
+
+    # ------------------------------------------------------------------ internals
+
+    def _request(self, msgs: list[Message], max_tokens: int, temperature: float,
+                 stop: list[str] | None) -> dict[str, Any]:
+        self._warn_if_too_long(msgs, max_tokens)
+        request: dict[str, Any] = {
+            "model": self.model,
+            "messages": [m.as_dict() for m in msgs],
+            "max_tokens": max_tokens,
+            "temperature": temperature,
+        }
+        if stop:
+            request["stop"] = stop
+        if self.extra_body:
+            request["extra_body"] = self.extra_body
+        return request
+
+    def _complete(self, msgs: list[Message], max_tokens: int, temperature: float,
+                  stop: list[str] | None, response_format: dict[str, Any] | None) -> Reply:
+        request = self._request(msgs, max_tokens, temperature, stop)
+        if response_format:
+            request["response_format"] = response_format
+        started = time.perf_counter()
+        # A rejected response_format is an answer, not a hiccup: do not retry it.
+        retry_if = (lambda e: is_transient(e) and not is_schema_rejection(e)) if response_format \
+            else is_transient
+        response = self._with_retries(
+            lambda: self._client.chat.completions.create(**request), retry_if)
+        try:
+            choice = response.choices[0]
+            text = choice.message.content or ""
+            finish = choice.finish_reason or "stop"
+            usage = response.usage
+            prompt = usage.prompt_tokens if usage else _estimate_tokens(msgs)
+            completion = usage.completion_tokens if usage else (len(text) + 3) // 4
+        except (AttributeError, IndexError, TypeError, KeyError) as exc:
+            raise MalformedResponse(
+                f"{self.name}: {self.address} answered without a chat completion "
+                f"(no choices/message in the response: {str(response)[:120]!r})"
+            ) from exc
+        return Reply(text, Usage(prompt or 0, completion or 0), time.perf_counter() - started,
+                     self.name, finish)
+
+    def _open_stream(self, msgs: list[Message], max_tokens: int, temperature: float,
+                     stop: list[str] | None) -> Any:
+        request = self._request(msgs, max_tokens, temperature, stop)
+        request["stream"] = True
+        if self._stream_usage_ok:
+            try:
+                return self._with_retries(lambda: self._client.chat.completions.create(
+                    **request, stream_options={"include_usage": True}))
+            except BackendHTTPError as exc:
+                if exc.status not in (400, 422):
+                    raise
+                self._stream_usage_ok = False  # an older server: no usage in streams
+        return self._with_retries(lambda: self._client.chat.completions.create(**request))
+
+    def _with_retries(self, call: Callable[[], Any],
+                      retry_if: Callable[[LLMError], bool] = is_transient) -> Any:
+        attempt = 0
+        while True:
+            try:
+                return call()
+            except Exception as exc:
+                error = exc if isinstance(exc, LLMError) else self._map_error(exc)
+                if not retry_if(error) or attempt >= self.max_retries:
+                    if error is exc:
+                        raise
+                    raise error from exc
+                delay = self.backoff_seconds * (2**attempt)
+                log.warning("%s: %s; retry %d/%d in %.1fs", self.name, error, attempt + 1,
+                            self.max_retries, delay)
+                self._sleep(delay)
+                attempt += 1
+
+    def _map_error(self, exc: Exception) -> LLMError:
+        import openai
+
+        where = f"{self.name} at {self.address}"
+        if isinstance(exc, openai.APITimeoutError):
+            return BackendTimeout(f"{where}: no answer within the request timeout")
+        if isinstance(exc, openai.APIConnectionError):
+            cause = exc.__cause__ or exc
+            return BackendUnreachable(f"cannot reach {where}: {cause}")
+        if isinstance(exc, openai.APIStatusError):
+            detail = _error_detail(exc)
+            return BackendHTTPError(f"{where}: HTTP {exc.status_code}: {detail}", exc.status_code)
+        if isinstance(exc, (ValueError, openai.APIResponseValidationError)):
+            return MalformedResponse(f"{where}: the response is not valid JSON: {exc}")
+        return LLMError(f"{where}: {type(exc).__name__}: {exc}")
+
+    def _warn_if_too_long(self, msgs: list[Message], max_tokens: int) -> None:
+        if self.context_limit is None:
+            return
+        estimate = _estimate_tokens(msgs)
+        if estimate + max_tokens > self.context_limit:
+            log.warning(
+                "%s: the prompt (~%d tokens) plus max_tokens %d may not fit num_ctx %d; the "
+                "server may cut the prompt", self.name, estimate, max_tokens, self.context_limit
+            )
+
+
+def _estimate_tokens(msgs: list[Message]) -> int:
+    return sum((len(m.content) + 3) // 4 + 4 for m in msgs)
+
+
+def _error_detail(exc: Any) -> str:
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        message = inner.get("message") if isinstance(inner, dict) else inner
+        if message:
+            return str(message)[:200]
+    return str(getattr(exc, "message", exc))[:200]
+
+
+def _with_schema_hint(msgs: list[Message], structured: StructuredSchema) -> list[Message]:
+    """Without constrained output the model must be told the schema in the prompt."""
+    return msgs + [Message("user", schema_instruction(structured))]

@@ -1,0 +1,215 @@
+"""ScriptedLLM: replays given replies, so agent logic runs offline, fast and repeatably.
+
+A script is a list. Each entry is one of:
+  "text"                                  the next reply, in order
+  {"reply": "text"}  /  {"json": {...}}   the same (json is serialised for complete_json)
+  {"raise": "BackendTimeout", "message": "..."}   the next call fails with that LLMError
+  {"match": "needle", "reply"|"json"|"raise": ...}   a rule: answers whenever the last user
+      message contains the needle (or matches it as a regex); checked before the ordered
+      replies; `"times": n` limits how often it fires.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from codeloop.llm import base
+from codeloop.llm.base import (
+    JsonReply,
+    LLMError,
+    Message,
+    MessagesLike,
+    Reply,
+    ScriptExhausted,
+    Usage,
+    to_messages,
+)
+from codeloop.llm.schema import to_structured
+
+_ERRORS = {
+    name: cls
+    for name, cls in vars(base).items()
+    if isinstance(cls, type) and issubclass(cls, LLMError)
+}
+
+
+class ScriptFileError(LLMError):
+    """A script file is missing, unreadable or not in the script format."""
+
+
+def approx_tokens(text: str) -> int:
+    """About four characters a token: good enough for usage figures in tests and demos."""
+    return (len(text) + 3) // 4
+
+
+@dataclass
+class _Entry:
+    text: str | None = None
+    error: tuple[str, str] | None = None
+    pattern: str | None = None
+    times: int | None = None
+
+    def matches(self, prompt: str) -> bool:
+        if self.pattern is None:
+            return False
+        if self.pattern in prompt:
+            return True
+        try:
+            return re.search(self.pattern, prompt) is not None
+        except re.error:
+            return False
+
+
+def _parse_entry(raw: str | dict, index: int) -> _Entry:
+    if isinstance(raw, str):
+        return _Entry(text=raw)
+    if not isinstance(raw, dict):
+        raise ScriptFileError(f"script entry #{index + 1}: expected a string or a mapping, "
+                              f"got {type(raw).__name__}")
+    answers = [k for k in ("reply", "json", "raise") if k in raw]
+    unknown = set(raw) - {"reply", "json", "raise", "message", "match", "times"}
+    if len(answers) != 1 or unknown:
+        raise ScriptFileError(
+            f"script entry #{index + 1}: needs exactly one of 'reply', 'json', 'raise' "
+            f"(optional 'match', 'times', 'message'); got keys {sorted(raw)}"
+        )
+    entry = _Entry(pattern=raw.get("match"), times=raw.get("times"))
+    if "reply" in raw:
+        entry.text = str(raw["reply"])
+    elif "json" in raw:
+        entry.text = json.dumps(raw["json"])
+    else:
+        if raw["raise"] not in _ERRORS:
+            raise ScriptFileError(f"script entry #{index + 1}: unknown error {raw['raise']!r}; "
+                                  f"use one of {', '.join(sorted(_ERRORS))}")
+        entry.error = (raw["raise"], str(raw.get("message", f"scripted {raw['raise']}")))
+    return entry
+
+
+class ScriptedLLM:
+    """An LLM whose replies are given in advance. `.calls` holds every call's messages."""
+
+    def __init__(self, replies: list[str | dict], name: str = "scripted") -> None:
+        if not isinstance(replies, list):
+            raise ScriptFileError("a script is a list of replies")
+        entries = [_parse_entry(raw, i) for i, raw in enumerate(replies)]
+        self.name = name
+        self._rules = [e for e in entries if e.pattern is not None]
+        self._ordered = [e for e in entries if e.pattern is None]
+        self._next = 0
+        self._lock = threading.Lock()
+        self.calls: list[list[Message]] = []
+
+    @classmethod
+    def from_file(cls, path: str | Path, name: str | None = None) -> ScriptedLLM:
+        path = Path(path).expanduser()
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ScriptFileError(f"cannot read script {path}: {exc.strerror or exc}") from exc
+        try:
+            data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+        except (json.JSONDecodeError, yaml.YAMLError) as exc:
+            raise ScriptFileError(f"script {path} is not valid JSON/YAML: {exc}") from exc
+        if isinstance(data, dict) and isinstance(data.get("replies"), list):
+            data = data["replies"]
+        if not isinstance(data, list):
+            raise ScriptFileError(f"script {path}: expected a list of replies (or "
+                                  "{'replies': [...]}), got " + type(data).__name__)
+        return cls(data, name=name or f"scripted:{path}")
+
+    @property
+    def remaining(self) -> int:
+        return len(self._ordered) - self._next
+
+    # ------------------------------------------------------------------ LLM protocol
+
+    def complete(
+        self,
+        messages: MessagesLike,
+        *,
+        max_tokens: int = 512,
+        temperature: float = 0.0,
+        stop: list[str] | None = None,
+    ) -> Reply:
+        started = time.perf_counter()
+        msgs = to_messages(messages)
+        text = self._answer(msgs)
+        for marker in stop or []:
+            if marker and marker in text:
+                text = text[: text.index(marker)]
+        usage = Usage(sum(approx_tokens(m.content) for m in msgs), approx_tokens(text))
+        return Reply(text, usage, time.perf_counter() - started, self.name)
+
+    def complete_json(
+        self,
+        messages: MessagesLike,
+        schema: dict[str, Any] | type,
+        *,
+        max_tokens: int = 512,
+        temperature: float = 0.0,
+    ) -> JsonReply:
+        structured = to_structured(schema)
+        reply = self.complete(messages, max_tokens=max_tokens, temperature=temperature)
+        return JsonReply(structured.parse_text(reply.text), reply)
+
+    def stream(
+        self,
+        messages: MessagesLike,
+        *,
+        max_tokens: int = 512,
+        temperature: float = 0.0,
+        stop: list[str] | None = None,
+    ) -> Iterator[str | Reply]:
+        reply = self.complete(messages, max_tokens=max_tokens, temperature=temperature, stop=stop)
+        yield from re.findall(r"\S+\s*|\s+", reply.text)
+        yield reply
+
+    # ------------------------------------------------------------------ internals
+
+    def _answer(self, msgs: list[Message]) -> str:
+        with self._lock:
+            self.calls.append(msgs)
+            entry = self._pick(_last_user(msgs))
+            if entry is None:
+                raise ScriptExhausted(self._exhausted_message(msgs))
+        if entry.error is not None:
+            raise _ERRORS[entry.error[0]](entry.error[1])
+        return entry.text or ""
+
+    def _pick(self, prompt: str) -> _Entry | None:
+        for rule in self._rules:
+            if (rule.times is None or rule.times > 0) and rule.matches(prompt):
+                if rule.times is not None:
+                    rule.times -= 1
+                return rule
+        if self._next < len(self._ordered):
+            self._next += 1
+            return self._ordered[self._next - 1]
+        return None
+
+    def _exhausted_message(self, msgs: list[Message]) -> str:
+        prompt = (_last_user(msgs) or (msgs[-1].content if msgs else "")).replace("\n", " ")
+        count = len(self._ordered)
+        rules = f" and none of its {len(self._rules)} match rule(s) fired" if self._rules else ""
+        return (
+            f"{self.name}: script exhausted: its {count} ordered "
+            f"repl{'y was' if count == 1 else 'ies were'} all used{rules}; call "
+            f"#{len(self.calls)} could not be answered. Prompt starts: {prompt[:160]!r}"
+        )
+
+
+def _last_user(msgs: list[Message]) -> str:
+    for message in reversed(msgs):
+        if message.role == "user":
+            return message.content
+    return ""

@@ -1,0 +1,190 @@
+"""Getting code out of model replies, and checking it against the task's signature.
+
+Small models answer with fences, prose, several blocks, or no fences at all, and they
+append demo code (`print(f(3))`, `if __name__ == "__main__":`). Extraction keeps what
+defines the solution (imports, functions, classes, constants) and drops the demo.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+
+_FENCE = re.compile(r"^[ \t]*(```|~~~)[ \t]*([\w+.-]*)[^\n]*\n(.*?)^[ \t]*\1[ \t]*$",
+                    re.MULTILINE | re.DOTALL)
+_OPEN_FENCE = re.compile(r"^[ \t]*(```|~~~)[ \t]*([\w+.-]*)[^\n]*\n", re.MULTILINE)
+_CODE_START = re.compile(r"^(def |async def |class |import |from \S+ import |@)", re.MULTILINE)
+_NON_PYTHON = {"bash", "sh", "shell", "console", "text", "json", "yaml", "output", "plaintext"}
+
+
+def code_blocks(reply: str) -> list[str]:
+    """Fenced blocks in order; an unclosed last fence (a reply cut by the token budget)
+    counts as a block running to the end."""
+    blocks: list[str] = []
+    end = 0
+    for match in _FENCE.finditer(reply):
+        if match.group(2).lower() not in _NON_PYTHON:
+            blocks.append(match.group(3))
+        end = match.end()
+    tail = _OPEN_FENCE.search(reply, end)
+    if tail and tail.group(2).lower() not in _NON_PYTHON:
+        blocks.append(reply[tail.end():])
+    return blocks
+
+
+def _defines(tree: ast.Module, name: str) -> bool:
+    return any(
+        isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name
+        for n in tree.body
+    )
+
+
+@dataclass
+class _Parsed:
+    tree: ast.Module
+    lines: list[str]
+
+    def segment(self, node: ast.stmt) -> str:
+        """The node's own text (decorators and comments included), as the model wrote it."""
+        first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+        return "\n".join(self.lines[first - 1: node.end_lineno]).rstrip()
+
+    def defined(self) -> set[str]:
+        return {n.name for n in self.tree.body
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+
+
+def _parse(code: str) -> _Parsed | None:
+    """Parse `code`, dropping trailing lines until it parses (prose after code, or a
+    reply cut mid-statement). None when nothing parses."""
+    lines = code.rstrip().splitlines()
+    while lines:
+        try:
+            return _Parsed(ast.parse("\n".join(lines)), lines)
+        except SyntaxError:
+            lines.pop()
+    return None
+
+
+def _mentions(node: ast.AST, names: set[str]) -> bool:
+    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node))
+
+
+def solution_source(parsed: _Parsed) -> str:
+    """Keep imports, definitions and plain constants; drop demo calls, prints, asserts,
+    loops and `if __name__ == "__main__":` blocks at top level."""
+    defined = parsed.defined()
+    kept: list[str] = []
+    for node in parsed.tree.body:
+        if isinstance(node, (ast.Import, ast.ImportFrom, ast.FunctionDef,
+                             ast.AsyncFunctionDef, ast.ClassDef)) or isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None \
+                and not _mentions(node.value, defined):
+            kept.append(parsed.segment(node))
+    return "\n\n".join(kept)
+
+
+def _unfenced_candidate(reply: str) -> str | None:
+    """Code without fences: from the first line that starts like Python to the end."""
+    match = _CODE_START.search(reply)
+    return reply[match.start():] if match else None
+
+
+def extract_code(reply: str, entry_point: str) -> str | None:
+    """The solution in `reply`: the (last) block that defines `entry_point`, plus helper
+    functions other blocks define and it lacks. None when no usable code is there."""
+    candidates = code_blocks(reply)
+    if not candidates:
+        unfenced = _unfenced_candidate(reply)
+        candidates = [unfenced] if unfenced else []
+    parsed = [p for p in map(_parse, candidates) if p is not None and p.tree.body]
+    primary = next((p for p in reversed(parsed) if _defines(p.tree, entry_point)), None)
+    if primary is None:
+        return None
+    have = primary.defined()
+    helpers: list[str] = []
+    for other in parsed:
+        if other is primary:
+            continue
+        for node in other.tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name not in have \
+                    and _mentions(primary.tree, {node.name}):
+                helpers.append(other.segment(node))
+                have.add(node.name)
+    return "\n\n\n".join(helpers + [solution_source(primary)]).strip() + "\n"
+
+
+def join_program(context: str, code: str) -> str:
+    """The full program: the task's context (imports, helpers), then the solution."""
+    context = context.strip("\n")
+    return f"{context}\n\n\n{code}" if context else code
+
+
+# ---------------------------------------------------------------- signature compliance
+
+
+@dataclass(frozen=True)
+class SignatureCheck:
+    ok: bool
+    problem: str = ""
+
+
+def _params(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[str, str]]:
+    a = node.args
+    params = [(p.arg, "positional-only") for p in a.posonlyargs]
+    params += [(p.arg, "positional") for p in a.args]
+    if a.vararg:
+        params.append((a.vararg.arg, "*args"))
+    params += [(p.arg, "keyword-only") for p in a.kwonlyargs]
+    if a.kwarg:
+        params.append((a.kwarg.arg, "**kwargs"))
+    return params
+
+
+def check_signature(code: str, expected: ast.FunctionDef | ast.AsyncFunctionDef) -> SignatureCheck:
+    """Does `code` define the expected function at top level with the same parameters
+    (names, order and kinds)? Annotations and defaults may differ."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError as exc:
+        return SignatureCheck(False, f"the code does not parse: line {exc.lineno}: {exc.msg}")
+    found = [n for n in tree.body
+             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == expected.name]
+    if not found:
+        names = [n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        return SignatureCheck(False, f"no top-level function '{expected.name}'"
+                              + (f" (found: {', '.join(names)})" if names else ""))
+    want, got = _params(expected), _params(found[-1])
+    if want != got:
+        def show(ps: list[tuple[str, str]]) -> str:
+            return "(" + ", ".join(n for n, _ in ps) + ")"
+        return SignatureCheck(False, f"'{expected.name}' takes {show(got)}, "
+                              f"the task says {show(want)}")
+    return SignatureCheck(True)
+
+
+# ---------------------------------------------------------------- prose-only stages
+
+_CODE_LINE = re.compile(
+    r"^\s*(?:(?:\d+[.)]|[-*•])\s+)?"  # an optional list marker: "1. x = 0" is pseudocode
+    r"(def \w+\s*\(|class \w+[:(]|import \w|from \w[\w.]* import |return\b|"
+    r"for \w[\w, ]* in .+:\s*$|while .+:\s*$|if .+:\s*$|elif .+:\s*$|else:\s*$|"
+    r"\w+(\[[^\]]*\])?\s*[+\-*/]?=\s*\S.*$)",
+    re.MULTILINE,
+)
+
+
+def contains_code(text: str) -> bool:
+    """True when a prose answer carries code or pseudocode: a fence, or two or more lines
+    that read as Python statements (one stray `x = 0` in prose is allowed)."""
+    if "```" in text or "~~~" in text:
+        return True
+    return len(_CODE_LINE.findall(text)) >= 2
+
+
+def strip_code(text: str) -> str:
+    """Prose only: fenced blocks and statement-like lines removed (used when a second ask
+    still carried code, so later prompts stay short and code-free)."""
+    text = re.sub(r"(```|~~~).*?(\1|\Z)", "", text, flags=re.DOTALL)
+    kept = [ln for ln in text.splitlines() if not _CODE_LINE.match(ln)]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip()

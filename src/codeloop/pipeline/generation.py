@@ -1,0 +1,24 @@
+"""Stage 3, generation: the function, from the task and the short plan.
+
+The prompt is the EvalPlus instruct prompt plus the plan. A reply without usable code
+leaves `candidate` as None: review counts it as a failed generation."""
+
+from __future__ import annotations
+
+from codeloop.llm.base import CallLog
+from codeloop.pipeline.extract import extract_code
+from codeloop.pipeline.prompts_loader import load_prompt
+from codeloop.pipeline.stage import StageContext, StageOutput, ask_model, clip
+from codeloop.pipeline.state import SolveState
+
+PLAN_CHARS = 900
+
+
+def generate(state: SolveState, ctx: StageContext, log: CallLog) -> StageOutput:
+    spec = load_prompt("generation")
+    messages = spec.messages(source=ctx.task.prompt_source(), plan=clip(state["plan"], PLAN_CHARS))
+    reply = ask_model(ctx, log, "generation", messages, spec)
+    code = extract_code(reply.text, ctx.task.entry_point)
+    shown = code if code is not None else f"(no usable code in the reply)\n{reply.text[:400]}"
+    return StageOutput({"candidate": code, "candidate_strategy": "generation"}, shown,
+                       ok=code is not None)

@@ -1,0 +1,50 @@
+"""The five stages as a LangGraph graph:
+
+    START -> analysis -> planning -> generation -> review -+-> END        (correct, or cap)
+                                                   ^       |
+                                                   +-- refinement <-+  (has issues)
+
+LangGraph is imported here only, so `codeloop --help` never loads it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from codeloop.pipeline.analysis import analyse
+from codeloop.pipeline.generation import generate
+from codeloop.pipeline.planning import plan
+from codeloop.pipeline.refinement import refine
+from codeloop.pipeline.review import review
+from codeloop.pipeline.stage import StageContext, as_node
+from codeloop.pipeline.state import CORRECT, SolveState
+
+STAGE_ORDER = ("analysis", "planning", "generation", "review", "refinement")
+
+
+def after_review(state: SolveState) -> Literal["refinement", "__end__"]:
+    """Stop when the code is correct or the refinement rounds are spent."""
+    if state["review"]["verdict"] == CORRECT:
+        return "__end__"
+    if state["refinement_count"] >= state["max_refinements"]:
+        return "__end__"
+    return "refinement"
+
+
+def build_graph(ctx: StageContext, checkpointer: Any = None):
+    from langgraph.graph import END, START, StateGraph
+
+    graph = StateGraph(SolveState)
+    graph.add_node("analysis", as_node("analysis", analyse, ctx))
+    graph.add_node("planning", as_node("planning", plan, ctx))
+    graph.add_node("generation", as_node("generation", generate, ctx))
+    graph.add_node("review", as_node("review", review, ctx))
+    graph.add_node("refinement", as_node("refinement", refine, ctx))
+    graph.add_edge(START, "analysis")
+    graph.add_edge("analysis", "planning")
+    graph.add_edge("planning", "generation")
+    graph.add_edge("generation", "review")
+    graph.add_conditional_edges("review", after_review, {"refinement": "refinement",
+                                                         "__end__": END})
+    graph.add_edge("refinement", "review")
+    return graph.compile(checkpointer=checkpointer)

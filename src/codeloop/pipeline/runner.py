@@ -1,0 +1,132 @@
+"""The plain Python entry point: `solve_task(task, llm) -> SolveResult`.
+
+Used by `codeloop solve`, the benchmark runner and the API. Model errors (an unreachable
+backend, an exhausted script) propagate as `LLMError` after an Error event; a bad test file
+raises `TestFileError` before any model call.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from codeloop.events import Error, EventBus
+from codeloop.llm.base import LLM, LLMError
+from codeloop.pipeline.examples import task_assertions
+from codeloop.pipeline.execute import read_test_file, tests_for_task
+from codeloop.pipeline.extract import join_program
+from codeloop.pipeline.stage import StageContext
+from codeloop.pipeline.state import CORRECT, SolveState, initial_state
+from codeloop.pipeline.tasks import Task
+
+
+class StageFigures(BaseModel):
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+
+class SolveResult(BaseModel):
+    task_id: str
+    model: str
+    code: str  # the full program: the task's context, then the solution
+    function_code: str  # the solution alone (function and helpers)
+    verdict: str
+    passed: bool
+    exec_result: dict[str, Any]
+    quality_metrics: dict[str, Any]
+    review: dict[str, Any]
+    refinement_count: int
+    analysis: str
+    plan: str
+    attempts: list[dict[str, Any]]
+    stages: dict[str, StageFigures]
+    totals: StageFigures
+
+
+def summarise_usage(usage: list[dict[str, Any]]) -> tuple[dict[str, StageFigures], StageFigures]:
+    stages: dict[str, StageFigures] = {}
+    for entry in usage:
+        figures = stages.setdefault(entry["stage"], StageFigures())
+        figures.calls += entry["calls"]
+        figures.prompt_tokens += entry["prompt_tokens"]
+        figures.completion_tokens += entry["completion_tokens"]
+        figures.seconds = round(figures.seconds + entry["seconds"], 3)
+    totals = StageFigures(
+        calls=sum(s.calls for s in stages.values()),
+        prompt_tokens=sum(s.prompt_tokens for s in stages.values()),
+        completion_tokens=sum(s.completion_tokens for s in stages.values()),
+        seconds=round(sum(s.seconds for s in stages.values()), 3),
+    )
+    return stages, totals
+
+
+def result_from_state(state: SolveState, task: Task) -> SolveResult:
+    stages, totals = summarise_usage(state["usage"])
+    code = state["code"]
+    return SolveResult(
+        task_id=state["task_id"],
+        model=state["model"],
+        code=join_program(task.context, code) if code else "",
+        function_code=code,
+        verdict=state["review"]["verdict"],
+        passed=state["review"]["verdict"] == CORRECT,
+        exec_result=dict(state["exec_result"]),
+        quality_metrics=state["quality_metrics"],
+        review=dict(state["review"]),
+        refinement_count=state["refinement_count"],
+        analysis=state["analysis"],
+        plan=state["plan"],
+        attempts=[dict(a) for a in state["attempts"]],
+        stages=stages,
+        totals=totals,
+    )
+
+
+def solve_task(
+    task: Task,
+    llm: LLM,
+    *,
+    bus: EventBus | None = None,
+    test_file: Path | None = None,
+    max_refinements: int = 3,
+    show_node_info: bool = False,
+    stream: bool = False,
+    sandbox_timeout: float = 10.0,
+    checkpointer: Any = None,
+    thread_id: str | None = None,
+) -> SolveResult:
+    """Run the five stages on `task`. `stream` emits Token events while the model writes;
+    `checkpointer` (e.g. RunStore.checkpointer()) persists the state after every stage."""
+    from codeloop.pipeline.graph import build_graph
+
+    if max_refinements < 0:
+        raise ValueError("max_refinements must be 0 or more")
+    test_source = None
+    if test_file is not None:
+        test_source, _count = tests_for_task(read_test_file(Path(test_file)), task.task_id)
+    bus = bus or EventBus()
+    ctx = StageContext(
+        llm=llm, task=task, bus=bus, test_source=test_source, stream=stream,
+        assertions=task_assertions(task.examples, task.docstring, task.entry_point, task.context),
+        sandbox_timeout=sandbox_timeout,
+    )
+    graph = build_graph(ctx, checkpointer=checkpointer)
+    config: dict[str, Any] = {"recursion_limit": 12 + 2 * max_refinements}
+    if checkpointer is not None:
+        config["configurable"] = {"thread_id": thread_id or bus.run_id or task.task_id}
+    state = initial_state(task, model=getattr(llm, "name", "?"), show_node_info=show_node_info,
+                          max_refinements=max_refinements)
+    try:
+        final = graph.invoke(state, config=config)
+    except LLMError as exc:
+        bus.emit(Error(message=str(exc), where="solve"))
+        raise
+    return result_from_state(final, task)

@@ -1,0 +1,207 @@
+"""Function-level tasks: the `Task` model, task files, and the bundled default tasks.
+
+A task file is a JSON list of `{task_id, signature, docstring, examples?, context?}`.
+Errors name the file, the entry and the field, so a user can fix the file at once.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import textwrap
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, ValidationError, computed_field, field_validator
+
+
+class TaskFileError(ValueError):
+    """A task file is missing, unreadable, or an entry in it is malformed."""
+
+
+class UnknownTaskError(LookupError):
+    """A task id that no task file holds; the message lists the ids there are."""
+
+
+def _parse_signature(signature: str) -> ast.FunctionDef | ast.AsyncFunctionDef:
+    """Parse `def name(params) -> ret:` (with or without the colon) into its ast node."""
+    text = signature.strip()
+    if not text.startswith(("def ", "async def ")):
+        raise ValueError("must start with 'def '")
+    if not text.endswith(":"):
+        text += ":"
+    try:
+        tree = ast.parse(text + "\n    ...\n")
+    except SyntaxError as exc:
+        raise ValueError(f"is not a valid Python function signature ({exc.msg})") from None
+    node = tree.body[0]
+    assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+    return node
+
+
+class Task(BaseModel):
+    """One function to write. `context` is code that must precede it (imports, helpers)."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=False)
+
+    task_id: str
+    signature: str
+    docstring: str
+    examples: str = ""
+    context: str = ""
+
+    @field_validator("task_id")
+    @classmethod
+    def _task_id_not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must not be empty")
+        return value.strip()
+
+    @field_validator("signature")
+    @classmethod
+    def _signature_parses(cls, value: str) -> str:
+        _parse_signature(value)
+        return value.strip()
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def entry_point(self) -> str:
+        return _parse_signature(self.signature).name
+
+    def signature_node(self) -> ast.FunctionDef | ast.AsyncFunctionDef:
+        return _parse_signature(self.signature)
+
+    def function_stub(self) -> str:
+        """The signature with its docstring, as a Python source stub."""
+        header = self.signature if self.signature.endswith(":") else self.signature + ":"
+        doc = textwrap.dedent(self.docstring).strip("\n")
+        quote = "'''" if '"""' in doc else '"""'
+        body = textwrap.indent(f"{quote}\n{doc}\n{quote}", "    ")
+        return f"{header}\n{body}\n"
+
+    def prompt_source(self) -> str:
+        """What a model is shown: context, then the stub (the shape of a HumanEval prompt)."""
+        context = self.context.strip("\n")
+        return (context + "\n\n\n" if context else "") + self.function_stub()
+
+    @classmethod
+    def from_prompt(cls, task_id: str, prompt: str, entry_point: str | None = None,
+                    examples: str = "") -> Task:
+        """Split a HumanEval-style prompt (context + `def` + docstring) into a Task.
+
+        The function is the last top-level `def` (or the one named `entry_point`); whatever
+        precedes it is the context."""
+        tree = ast.parse(prompt)
+        defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        if entry_point:
+            defs = [n for n in defs if n.name == entry_point]
+        if not defs:
+            raise ValueError(f"{task_id}: the prompt defines no function {entry_point or ''}")
+        node = defs[-1]
+        lines = prompt.splitlines()
+        first = min([node.lineno] + [d.lineno for d in node.decorator_list]) - 1
+        body_start = node.body[0].lineno - 1
+        signature = "\n".join(lines[first:body_start]).rstrip()
+        if len(node.body) and isinstance(node.body[0], ast.Expr) and isinstance(
+                getattr(node.body[0], "value", None), ast.Constant):
+            docstring = ast.get_docstring(node) or ""
+        else:
+            docstring = ""
+        return cls(task_id=task_id, signature=signature, docstring=docstring,
+                   examples=examples, context="\n".join(lines[:first]).strip("\n"))
+
+
+# ---------------------------------------------------------------- task files
+
+
+def _describe_error(err: dict) -> str:
+    field = ".".join(str(p) for p in err["loc"]) or "entry"
+    msg = err["msg"]
+    if err["type"] == "missing":
+        return f"missing field '{field}'"
+    if err["type"] == "extra_forbidden":
+        return f"unknown field '{field}'"
+    return f"field '{field}': {msg.removeprefix('Value error, ')}"
+
+
+def load_task_file(path: Path | str) -> list[Task]:
+    path = Path(path).expanduser()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise TaskFileError(f"task file not found: {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TaskFileError(f"cannot read task file {path}: {exc}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise TaskFileError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    if not isinstance(data, list):
+        raise TaskFileError(f"{path}: expected a JSON list of tasks, got {type(data).__name__}")
+    tasks: list[Task] = []
+    seen: set[str] = set()
+    for index, entry in enumerate(data):
+        label = f"{path}: entry #{index + 1}"
+        if isinstance(entry, dict) and isinstance(entry.get("task_id"), str):
+            label += f" ({entry['task_id']})"
+        if not isinstance(entry, dict):
+            raise TaskFileError(f"{label}: expected an object, got {type(entry).__name__}")
+        try:
+            task = Task.model_validate(entry)
+        except ValidationError as exc:
+            problems = "; ".join(_describe_error(e) for e in exc.errors())
+            raise TaskFileError(f"{label}: {problems}") from None
+        if task.task_id in seen:
+            raise TaskFileError(f"{label}: duplicate task_id '{task.task_id}'")
+        seen.add(task.task_id)
+        tasks.append(task)
+    return tasks
+
+
+def select_task(tasks: list[Task], task_id: str, where: str = "the task file") -> Task:
+    for task in tasks:
+        if task.task_id == task_id:
+            return task
+    ids = ", ".join(t.task_id for t in tasks) or "(none)"
+    raise UnknownTaskError(f"unknown task id '{task_id}' in {where}; the ids there are: {ids}")
+
+
+# ---------------------------------------------------------------- bundled tasks
+
+
+def bundled_examples_dir() -> Path | None:
+    """The `examples/` directory shipped with codeloop.
+
+    Looked for, in order: $CODELOOP_EXAMPLES_DIR, the source checkout this package runs from
+    (editable installs), and `./examples` in the current directory."""
+    candidates: list[Path] = []
+    if os.environ.get("CODELOOP_EXAMPLES_DIR"):
+        candidates.append(Path(os.environ["CODELOOP_EXAMPLES_DIR"]).expanduser())
+    package_root = Path(__file__).resolve().parents[1]  # src/codeloop
+    candidates += [package_root / "examples", package_root.parents[1] / "examples",
+                   Path.cwd() / "examples"]
+    for candidate in candidates:
+        if candidate.is_dir() and any(candidate.glob("*/*-tasks.json")):
+            return candidate
+    return None
+
+
+def bundled_task_files() -> list[Path]:
+    root = bundled_examples_dir()
+    return sorted(root.glob("*/*-tasks.json")) if root else []
+
+
+def load_bundled_tasks() -> list[tuple[Path, Task]]:
+    """Every bundled task with the file it came from (for its matching test file)."""
+    files = bundled_task_files()
+    if not files:
+        raise TaskFileError("no bundled task files found (looked for examples/*/*-tasks.json; "
+                            "set CODELOOP_EXAMPLES_DIR or pass --task-file)")
+    return [(path, task) for path in files for task in load_task_file(path)]
+
+
+def matching_test_file(task_file: Path) -> Path | None:
+    """`strings-tasks.json` -> `strings-tests.py` beside it, when it exists."""
+    name = task_file.name.removesuffix("-tasks.json")
+    candidate = task_file.with_name(f"{name}-tests.py")
+    return candidate if name != task_file.name and candidate.is_file() else None

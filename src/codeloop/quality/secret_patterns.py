@@ -1,0 +1,121 @@
+"""Find hard-coded secrets in source text: well-known token formats, PEM private keys, and
+credential-named assignments whose value looks random. Works on any text, parsable or not."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from codeloop.quality.grades import Severity
+from codeloop.quality.security_report import SecurityFinding
+
+
+@dataclass(frozen=True)
+class SecretRule:
+    rule_id: str
+    description: str
+    pattern: re.Pattern[str]
+    severity: Severity
+    confidence: str
+
+
+# Token formats with a fixed, documented prefix: a match is very likely real.
+PREFIXED_RULES: tuple[SecretRule, ...] = (
+    SecretRule("SECRET-AWS-ACCESS-KEY", "AWS access key id",
+               re.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA)[A-Z0-9]{16}\b"),
+               "HIGH", "HIGH"),
+    SecretRule("SECRET-GITHUB-TOKEN", "GitHub token",
+               re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b"),
+               "HIGH", "HIGH"),
+    SecretRule("SECRET-OPENAI-KEY", "OpenAI-style API key",
+               re.compile(r"\bsk-(?:proj-|svcacct-|admin-|ant-)?(?=[A-Za-z_-]*\d)"
+                          r"(?=[\d_-]*[A-Za-z])[A-Za-z0-9_-]{20,}"),
+               "HIGH", "HIGH"),
+    SecretRule("SECRET-SLACK-TOKEN", "Slack token",
+               re.compile(r"\b(?:xox[abposr]-\d{6,}-[A-Za-z0-9-]{10,}"
+                          r"|xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]{16,})"),
+               "HIGH", "HIGH"),
+    SecretRule("SECRET-SLACK-WEBHOOK", "Slack incoming-webhook URL",
+               re.compile(r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]+"),
+               "MEDIUM", "HIGH"),
+    SecretRule("SECRET-PRIVATE-KEY", "PEM private key block",
+               re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"),
+               "HIGH", "HIGH"),
+)
+
+# `api_key = "..."`, `"client_secret": "..."`, `password="..."`: judged by the value's look.
+GENERIC_ASSIGNMENT = SecretRule(
+    "SECRET-GENERIC-ASSIGNMENT", "hard-coded credential",
+    re.compile(
+        r"(?i)\b(?P<name>\w*(?:api[_-]?key|secret|token|passw(?:or)?d|pwd|access[_-]?key"
+        r"|auth[_-]?key|credential)\w*)[\"']?\s*[:=]\s*[rbu]{0,2}(?P<quote>[\"'])"
+        r"(?P<value>[^\"'\s]{16,})(?P=quote)"
+    ),
+    "MEDIUM", "MEDIUM",
+)
+
+_PLACEHOLDER_MARKERS = ("example", "xxxx", "your", "changeme", "placeholder", "dummy",
+                        "redacted", "<", ">", "${", "{{", "****")
+MIN_ENTROPY_BITS = 3.0  # per character; English words and env-var names fall below or lack mix
+
+
+def find_secrets(text: str) -> list[SecurityFinding]:
+    """All secret findings in `text`, by line; the secret itself is redacted."""
+    findings: list[SecurityFinding] = []
+    claimed: list[tuple[int, int]] = []  # spans already reported by a prefixed rule
+    for rule in PREFIXED_RULES:
+        for match in rule.pattern.finditer(text):
+            if _is_placeholder(match.group(0)):
+                continue
+            claimed.append(match.span())
+            findings.append(_finding(rule, text, match.start(), match.group(0)))
+    for match in GENERIC_ASSIGNMENT.pattern.finditer(text):
+        start, end = match.span("value")
+        value = match.group("value")
+        if any(start < c_end and c_start < end for c_start, c_end in claimed):
+            continue
+        if _looks_random(value):
+            findings.append(_finding(GENERIC_ASSIGNMENT, text, start, value,
+                                     name=match.group("name")))
+    return sorted(findings, key=lambda f: f.line)
+
+
+def _finding(rule: SecretRule, text: str, offset: int, secret: str,
+             name: str | None = None) -> SecurityFinding:
+    where = f" assigned to {name!r}" if name else ""
+    shown = secret if rule.rule_id == "SECRET-PRIVATE-KEY" else _redact(secret)
+    return SecurityFinding(
+        line=text.count("\n", 0, offset) + 1,
+        severity=rule.severity,
+        confidence=rule.confidence,
+        test_id=rule.rule_id,
+        message=f"possible {rule.description}{where}: {shown}",
+        source="secrets",
+    )
+
+
+def _redact(secret: str) -> str:
+    return f"{secret[:4]}… ({len(secret)} chars)"
+
+
+def _is_placeholder(value: str) -> bool:
+    lowered = value.lower()
+    return any(marker in lowered for marker in _PLACEHOLDER_MARKERS)
+
+
+def _looks_random(value: str) -> bool:
+    if _is_placeholder(value) or "://" in value:  # a URL is an address, not a credential
+        return False
+    kinds = sum((any(c.islower() for c in value), any(c.isupper() for c in value),
+                 any(c.isdigit() for c in value)))
+    return kinds >= 2 and shannon_entropy(value) >= MIN_ENTROPY_BITS
+
+
+def shannon_entropy(value: str) -> float:
+    """Bits per character of `value`'s character distribution."""
+    if not value:
+        return 0.0
+    counts = Counter(value)
+    return -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())

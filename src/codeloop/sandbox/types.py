@@ -1,0 +1,61 @@
+"""The sandbox's value types: resource limits, the typed result of a run, its errors."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+LimitHit = Literal["timeout", "memory", "cpu", "output", "processes"]
+Mode = Literal["rw", "ro", "cow"]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-run resource limits (applied with prlimit to the sandboxed program)."""
+
+    cpu_seconds: int = 60
+    memory_mb: int = 1024  # address space; plain Python with pytest needs ~100 MB
+    file_size_mb: int = 16  # largest file it may write; also caps how much output hits disk
+    open_files: int = 256
+    processes: int = 64  # processes + threads of the sandbox's uid
+    output_bytes: int = 1_000_000  # stdout/stderr kept per stream; the rest is cut
+
+    def __post_init__(self) -> None:
+        for name in ("cpu_seconds", "memory_mb", "file_size_mb", "open_files", "processes",
+                     "output_bytes"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"Limits.{name} must be at least 1 (got {getattr(self, name)})")
+
+
+@dataclass(frozen=True)
+class SandboxResult:
+    exit_code: int  # the command's exit status; 128+N when signal N ended it
+    stdout: str
+    stderr: str
+    truncated: bool  # stdout or stderr was cut at Limits.output_bytes
+    seconds: float
+    limit_hit: LimitHit | None
+    sandboxed: bool  # False only when the user opted into unsafe_no_sandbox
+    workspace: str | None = None  # the given workspace, None for a throw-away run
+    collected: dict[str, str] = field(default_factory=dict)  # files asked for with collect=
+
+    @property
+    def ok(self) -> bool:
+        return self.exit_code == 0 and self.limit_hit is None
+
+    def summary(self) -> str:
+        parts = [f"exit {self.exit_code}", f"{self.seconds:.2f}s"]
+        if self.limit_hit:
+            parts.append(f"limit hit: {self.limit_hit}")
+        if self.truncated:
+            parts.append("output truncated")
+        parts.append("sandboxed" if self.sandboxed else "UNSANDBOXED (unsafe_no_sandbox)")
+        return ", ".join(parts)
+
+
+class SandboxError(Exception):
+    """Base of the sandbox's own errors (not the sandboxed program's failures)."""
+
+
+class SandboxUnavailable(SandboxError):
+    """bubblewrap cannot run here; the message names the cause and the opt-out."""

@@ -1,0 +1,89 @@
+"""Multi-agent mode on the scripted model: approved, fixed after review, and out of rounds."""
+
+from __future__ import annotations
+
+from agent_replies import act
+
+from codeloop.agent.multi.orchestrator import run_multi_agent
+from codeloop.llm.scripted import ScriptedLLM
+
+PLAN = {
+    "analysis": "A small module with add(a, b) is needed.",
+    "files_to_create": ["mathx.py"], "files_to_modify": [],
+    "steps": [{"seq": 1, "action": "create", "file": "mathx.py", "details": "add(a, b)"}],
+    "considerations": ["keep it simple"],
+}
+BUGGY = "def add(a, b):\n    return a - b\n"
+
+
+def report(status="success", created=("mathx.py",), modified=()):
+    return act("finish", status=status, files_created=list(created),
+               files_modified=list(modified),
+               linting_results=[{"file": "mathx.py", "score": 10.0, "notes": "clean"}])
+
+
+def review(status, issues=(), fix=""):
+    return act("finish", status=status, changes_summary="mathx.py created", quality_score=9.0,
+               issues=list(issues), fix_instructions=fix)
+
+
+def test_approved_path(repo, events):
+    bus, recorder = events
+    llm = ScriptedLLM([
+        act("list_files", path=".", pattern="*"),
+        act("finish", **PLAN),
+        act("write_file", path="mathx.py", content="def add(a, b):\n    return a + b\n",
+            start_line=None, end_line=None),
+        act("lint_file", path="mathx.py"),
+        report(),
+        act("git_status"),
+        act("git_diff", path=""),
+        review("approved"),
+    ])
+    result = run_multi_agent(llm, repo, "Add mathx.py with add(a, b)", bus=bus)
+    assert result.status == "approved" and result.rounds == 1
+    assert result.plan.files_to_create == ["mathx.py"]
+    assert result.implementations[0].status == "success"
+    assert result.validations[0].status == "approved"
+    assert [e.stage for e in recorder.of_type("stage_start")] == [
+        "planning", "implementation", "validation"]
+    # The planner's tools are read-only; the validator saw the new file in git.
+    planner_prompt = llm.calls[0][0].content
+    assert "write_file" not in planner_prompt and "PLANNER" in planner_prompt
+    assert "mathx.py" in llm.calls[6][-1].content
+    assert result.steps == 5 and result.tokens > 0
+
+
+def test_needs_fixes_then_approved(repo):
+    llm = ScriptedLLM([
+        act("finish", **PLAN),
+        act("write_file", path="mathx.py", content=BUGGY, start_line=None, end_line=None),
+        report(),
+        act("read_file", path="mathx.py", start_line=None, end_line=None),
+        review("needs_fixes", ["add subtracts"], "Make add return a + b."),
+        act("edit_file", path="mathx.py", old_text="return a - b", new_text="return a + b"),
+        report(created=(), modified=("mathx.py",)),
+        review("approved"),
+    ])
+    result = run_multi_agent(llm, repo, "Add mathx.py with add(a, b)")
+    assert result.status == "approved" and result.rounds == 2
+    assert [v.status for v in result.validations] == ["needs_fixes", "approved"]
+    fix_prompt = llm.calls[5][1].content
+    assert "Make add return a + b." in fix_prompt and "- add subtracts" in fix_prompt
+    assert (repo.root / "mathx.py").read_text() == "def add(a, b):\n    return a + b\n"
+
+
+def test_out_of_rounds_needs_review(repo):
+    replies = [act("finish", **PLAN)]
+    for _ in range(3):
+        replies += [report(), review("needs_fixes", ["still wrong"], "Fix it.")]
+    result = run_multi_agent(ScriptedLLM(replies), repo, "Add mathx.py")
+    assert result.status == "needs_review" and result.rounds == 3
+    assert len(result.validations) == 3 and "needs review" in result.notes[-1]
+
+
+def test_a_phase_that_fails_ends_in_needs_review(repo):
+    llm = ScriptedLLM([{"raise": "BackendTimeout", "message": "too slow"}])
+    result = run_multi_agent(llm, repo, "Add mathx.py")
+    assert result.status == "needs_review" and result.plan is None
+    assert "planner did not finish" in result.notes[0] and "too slow" in result.notes[0]

@@ -1,0 +1,161 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from codeloop.bench.meta import run_meta
+from codeloop.bench.records import RESULTS_FILE, SUMMARY_JSON, SUMMARY_MD, RunDirError
+from codeloop.bench.runner import run_bench
+from codeloop.bench.strategies import get_strategy
+from codeloop.llm.base import BackendUnreachable
+from codeloop.llm.scripted import ScriptedLLM
+
+IDS = ["HumanEval/0", "HumanEval/2", "HumanEval/4", "HumanEval/7"]
+# Figures that depend on the clock or the invocation, not on the results.
+VOLATILE = {"date", "command", "seconds", "score_seconds"}
+
+
+def fenced(code: str) -> str:
+    return f"```python\n{code}\n```"
+
+
+def _rules(problems, wrong: set[str] = frozenset(), no_code: set[str] = frozenset()):
+    """One reply per problem, chosen by its entry point, so order does not matter."""
+    rules = []
+    for p in problems:
+        if p.task_id in no_code:
+            reply = "I am not sure how to do this."
+        elif p.task_id in wrong:
+            reply = fenced(f"def {p.entry_point}(*args):\n    return None")
+        else:
+            reply = fenced(p.prompt + p.reference)
+        rules.append({"match": f"def {p.entry_point}(", "reply": reply})
+    return rules
+
+
+def _meta(strategy="oneshot", model="scripted"):
+    return run_meta(dataset="humaneval", data_path=None, strategy=strategy, model=model,
+                    argv=["codeloop", "bench", "humaneval"])
+
+
+def _stable(summary: dict) -> dict:
+    out = {k: v for k, v in summary.items() if k not in VOLATILE}
+    out["stages"] = {name: {k: v for k, v in s.items() if k != "seconds"}
+                     for name, s in summary["stages"].items()}
+    return out
+
+
+@pytest.fixture
+def problems(humaneval):
+    return [humaneval[i] for i in IDS]
+
+
+def test_run_writes_records_and_a_summary(problems, tmp_path):
+    llm = ScriptedLLM(_rules(problems, wrong={"HumanEval/2"}, no_code={"HumanEval/4"}))
+    out = tmp_path / "run"
+    outcome = run_bench(problems, get_strategy("oneshot"), llm, out, _meta())
+
+    lines = (out / RESULTS_FILE).read_text().splitlines()
+    assert [json.loads(ln)["task_id"] for ln in lines] == IDS
+    summary = json.loads((out / SUMMARY_JSON).read_text())
+    assert summary == outcome.summary
+    assert summary["passed"] == 2 and summary["pass_at_1"] == 50.0 and summary["complete"]
+    assert summary["outcomes"] == {"passed": 2, "wrong_answer": 1, "no_code": 1}
+    by_id = {p["task_id"]: p for p in summary["problems"]}
+    assert "returned None" in by_id["HumanEval/2"]["reason"]
+    assert by_id["HumanEval/4"]["reason"].startswith("no code")
+    records = [json.loads(ln) for ln in lines]
+    assert summary["llm"]["calls"] == 4
+    assert summary["llm"]["prompt_tokens"] == sum(r["prompt_tokens"] for r in records) > 0
+    assert summary["stages"]["generation"]["calls"] == 4
+    assert set(summary["seconds"]) == {"total", "mean", "median", "p90"}
+    assert summary["machine"]["cores"] >= 1 and summary["machine"]["cpu_model"]
+    assert summary["command"] == "codeloop bench humaneval"
+    assert summary["strategy"] == "oneshot" and summary["model"] == "scripted"
+    md = (out / SUMMARY_MD).read_text()
+    assert "pass@1 50.00%" in md and "HumanEval/2" in md and "wrong_answer" in md
+
+
+def test_resume_after_an_interrupt_gives_the_uninterrupted_summary(problems, tmp_path):
+    wrong = {"HumanEval/2"}
+    whole = run_bench(problems, get_strategy("oneshot"), ScriptedLLM(_rules(problems, wrong)),
+                      tmp_path / "whole", _meta())
+
+    def ctrl_c_after_two(record, done, passed, total):
+        if done == 2:
+            raise KeyboardInterrupt
+
+    out = tmp_path / "split"
+    with pytest.raises(KeyboardInterrupt):
+        run_bench(problems, get_strategy("oneshot"), ScriptedLLM(_rules(problems, wrong)),
+                  out, _meta(), on_record=ctrl_c_after_two)
+    partial = json.loads((out / SUMMARY_JSON).read_text())
+    assert partial["problems_done"] == 2 and not partial["complete"]
+    with (out / RESULTS_FILE).open("a") as fh:  # a kill in the middle of a write
+        fh.write('{"task_id": "HumanEval/4", "passed": tr')
+
+    with pytest.raises(RunDirError, match="--resume"):
+        run_bench(problems, get_strategy("oneshot"), ScriptedLLM([]), out, _meta())
+    llm = ScriptedLLM(_rules(problems, wrong))
+    resumed = run_bench(problems, get_strategy("oneshot"), llm, out, _meta(), resume=True)
+
+    assert len(llm.calls) == 2  # only the two problems that were not on disk
+    assert resumed.skipped_lines == 1
+    assert _stable(resumed.summary) == _stable(whole.summary)
+    assert resumed.summary["complete"] and resumed.summary["pass_at_1"] == 75.0
+
+
+def test_resume_refuses_a_different_run(problems, tmp_path):
+    out = tmp_path / "run"
+    run_bench(problems[:1], get_strategy("oneshot"), ScriptedLLM(_rules(problems)), out,
+              _meta())
+    with pytest.raises(RunDirError, match="strategy: 'oneshot' there, 'pipeline' now"):
+        run_bench(problems, get_strategy("pipeline"), ScriptedLLM([]), out,
+                  _meta(strategy="pipeline"), resume=True)
+
+
+def test_an_outage_stops_the_run_and_records_nothing_for_it(problems, tmp_path):
+    rules = _rules(problems)
+    rules[1] = {"match": f"def {problems[1].entry_point}(", "raise": "BackendUnreachable"}
+    out = tmp_path / "run"
+    with pytest.raises(BackendUnreachable):
+        run_bench(problems, get_strategy("oneshot"), ScriptedLLM(rules), out, _meta())
+    lines = (out / RESULTS_FILE).read_text().splitlines()
+    assert [json.loads(ln)["task_id"] for ln in lines] == ["HumanEval/0"]
+    assert json.loads((out / SUMMARY_JSON).read_text())["complete"] is False
+
+
+def test_a_model_error_on_one_problem_is_that_problem_failing(problems, tmp_path):
+    rules = _rules(problems)
+    rules[0] = {"match": f"def {problems[0].entry_point}(", "raise": "ContextOverflow",
+                "message": "prompt too long"}
+    outcome = run_bench(problems, get_strategy("oneshot"), ScriptedLLM(rules),
+                        tmp_path / "run", _meta())
+    first = outcome.summary["problems"][0]
+    assert first["outcome"] == "llm_error" and "prompt too long" in first["reason"]
+    assert outcome.summary["passed"] == 3
+
+
+def test_parallel_workers_give_the_same_results(problems, tmp_path):
+    wrong = {"HumanEval/7"}
+    one = run_bench(problems, get_strategy("oneshot"), ScriptedLLM(_rules(problems, wrong)),
+                    tmp_path / "one", _meta())
+    two = run_bench(problems, get_strategy("oneshot"), ScriptedLLM(_rules(problems, wrong)),
+                    tmp_path / "two", _meta(), workers=2)
+    assert _stable(two.summary) == _stable(one.summary)
+
+
+def test_pipeline_records_per_stage_figures(problems, tmp_path):
+    rules = [{"match": "Analyse this Python task", "reply": "- as described."},
+             {"match": "Write a short plan", "reply": "1. Do it."}] + _rules(problems[:2])
+    outcome = run_bench(problems[:2], get_strategy("pipeline"), ScriptedLLM(rules),
+                        tmp_path / "run", _meta(strategy="pipeline"))
+    summary = outcome.summary
+    assert summary["passed"] == 2
+    assert {"analysis", "planning", "generation", "review"} <= set(summary["stages"])
+    assert summary["stages"]["analysis"]["calls"] == 2
+    assert summary["llm"]["calls"] == sum(s["calls"] for s in summary["stages"].values()) == 6
+    record = json.loads((tmp_path / "run" / RESULTS_FILE).read_text().splitlines()[0])
+    assert record["extra"]["verdict"] == "Code is correct"
+    assert record["extra"]["refinements"] == 0
