@@ -48,7 +48,7 @@ def git(args: list[str], cwd: Path | str, *, check: bool = True, input: str | No
     argv = ["git"]
     for item in _SAFE_CONFIG:
         argv += ["-c", item]
-    proc = subprocess.run(argv + list(args), cwd=cwd, env=git_env(), input=input,
+    proc = subprocess.run(argv + list(args), check=False, cwd=cwd, env=git_env(), input=input,
                           capture_output=True, text=True, timeout=timeout,
                           stdin=None if input is not None else subprocess.DEVNULL)
     if check and proc.returncode != 0:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 
+from agent_replies import act, finish
+
 from codeloop.agent.factory import agent_spec
 from codeloop.agent.session import AgentSession
 from codeloop.agent.state import AgentLimits
 from codeloop.llm.scripted import ScriptedLLM
-
-from agent_replies import act, finish
 
 FACTORIAL = "def factorial(n):\n    return 1 if n <= 1 else n * factorial(n - 1)\n"
 

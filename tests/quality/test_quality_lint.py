@@ -114,3 +114,16 @@ def test_lint_path_reports_undecodable_bytes_and_missing_files(tmp_path):
     assert report.syntax_error == "line 2: not valid UTF-8"
     with pytest.raises(FileNotFoundError):
         lint_path(tmp_path / "missing.py")
+
+
+def test_a_tool_that_times_out_is_reported_not_raised():
+    report = lint_code(CLEAN, timeout_s=0.001)
+    assert report.pylint_score is None
+    assert any(e.startswith("pylint timed out") for e in report.tool_errors)
+    assert not report.clean
+    assert report.format().startswith("Pylint Score: n/a\n")
+    assert "Tool errors:\n  " in report.format()
+
+
+def test_report_round_trips_through_json(flawed_report):
+    assert LintReport.model_validate_json(flawed_report.model_dump_json()) == flawed_report

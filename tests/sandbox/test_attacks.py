@@ -220,10 +220,10 @@ def test_host_processes_are_invisible_and_unkillable():
 
 
 def test_nested_user_namespaces_are_refused():
-    result = py("import os\ntry:\n    os.unshare(os.CLONE_NEWUSER)\n    print('UNSHARED')\n"
-                "except OSError as e:\n    print('refused', e.errno)\n")
-    assert "UNSHARED" not in result.stdout
-    assert "refused" in result.stdout
+    result = run_command(["unshare", "--user", "--map-root-user", "id", "-u"], timeout=10)
+    assert result.exit_code != 0
+    assert result.stdout.strip() != "0"
+    assert "unshare failed" in result.stderr
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="the uid switch only happens as root")
@@ -241,9 +241,9 @@ def test_git_hooks_written_in_the_sandbox_never_reach_the_workspace(tmp_path):
     from codeloop import gitutil
 
     gitutil.init_repo(tmp_path)
-    result = run_command(["sh", "-c", "mkdir -p .git/hooks && printf '#!/bin/sh\\ntouch pwned\\n'"
-                          " > .git/hooks/pre-commit; chmod +x .git/hooks/pre-commit; "
-                          "echo code > work.py"], workspace=tmp_path, timeout=10)
+    script = ("mkdir -p .git/hooks && printf '#!/bin/sh\\ntouch pwned\\n' > .git/hooks/pre-commit;"
+              " chmod +x .git/hooks/pre-commit; echo code > work.py")
+    run_command(["sh", "-c", script], workspace=tmp_path, timeout=10)
     assert not (tmp_path / ".git" / "hooks" / "pre-commit").exists()
     assert (tmp_path / "work.py").read_text() == "code\n"  # ordinary writes do come back
 

@@ -8,8 +8,9 @@ cap, token budget or repeated action stops it with an explanation.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal
+from typing import Any, Literal
 
 from langgraph.graph import END, START, StateGraph
 

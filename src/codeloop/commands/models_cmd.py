@@ -60,8 +60,10 @@ def _list(settings, as_json: bool) -> None:
         typer.echo(json.dumps([i.as_dict() for i in infos], indent=2))
         return
     table = Table(title=f"codeloop models (configured: {settings.model})")
-    for column in ("model", "installed", "verified", "size", "detail"):
-        table.add_column(column)
+    table.add_column("model", no_wrap=True)
+    for column in ("installed", "verified", "size"):
+        table.add_column(column, no_wrap=True)
+    table.add_column("detail")
     for info in infos:
         size = f"{info.size_bytes / 2**20:.0f} MiB" if info.size_bytes else ""
         table.add_row(info.spec, _mark(info.installed), _mark(info.verified), size, info.detail)

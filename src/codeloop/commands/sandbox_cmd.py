@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from typing import List, Optional
 
 import typer
 
@@ -17,14 +16,14 @@ def register(app: typer.Typer) -> None:
     @sandbox_app.command(
         "run", context_settings={"allow_interspersed_args": False})
     def run(
-        command: List[str] = typer.Argument(..., help="The command, after `--`."),
-        timeout: Optional[float] = typer.Option(None, "--timeout", help="Wall-clock seconds "
+        command: list[str] = typer.Argument(..., help="The command, after `--`."),  # noqa: B008
+        timeout: float | None = typer.Option(None, "--timeout", help="Wall-clock seconds "
                                                 "(default: the sandbox_timeout setting)."),
-        workspace: Optional[str] = typer.Option(None, "--workspace", help="Directory mounted "
+        workspace: str | None = typer.Option(None, "--workspace", help="Directory mounted "
                                                 "at /workspace (default: a throw-away one)."),
         mode: str = typer.Option("rw", "--mode", help="rw, ro or cow (a throw-away copy)."),
         network: str = typer.Option("none", "--network", help="Only `none` is supported."),
-        unsafe_no_sandbox: Optional[bool] = typer.Option(
+        unsafe_no_sandbox: bool | None = typer.Option(
             None, "--unsafe-no-sandbox", help="Run without bubblewrap (rlimits and timeout "
             "only). Only for hosts where bubblewrap cannot run."),
     ) -> None:

@@ -116,6 +116,13 @@ class OpenAICompatLLM:
     ) -> JsonReply:
         structured = to_structured(schema)
         msgs = to_messages(messages)
+
+        def fallback() -> JsonReply:
+            return complete_with_validation(
+                lambda conv: self._complete(conv, max_tokens, temperature, None, None),
+                _with_schema_hint(msgs, structured), structured, attempts=JSON_ATTEMPTS,
+            )
+
         if self._json_schema_ok:
             fmt = {
                 "type": "json_schema",
@@ -135,11 +142,12 @@ class OpenAICompatLLM:
                     raise
                 log.warning("%s: server rejected json_schema output (%s); falling back to "
                             "validate-and-retry", self.name, exc)
+                result = fallback()
+                # Remembered only once the fallback worked: a 400 for another reason
+                # (a too-long prompt) must not switch structured output off for good.
                 self._json_schema_ok = False
-        return complete_with_validation(
-            lambda conv: self._complete(conv, max_tokens, temperature, None, None),
-            _with_schema_hint(msgs, structured), structured, attempts=JSON_ATTEMPTS,
-        )
+                return result
+        return fallback()
 
     def stream(
         self,

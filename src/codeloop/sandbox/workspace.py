@@ -40,8 +40,13 @@ def _signature(st: os.stat_result) -> tuple[str, int, int, int]:
     return (_kind(st) or "other", st.st_size, st.st_mtime_ns, stat.S_IMODE(st.st_mode))
 
 
-def make_throwaway(uid: int | None) -> Path:
-    path = Path(tempfile.mkdtemp(prefix="codeloop-sbx-"))
+def make_throwaway(uid: int | None, parent: Path | None = None) -> Path:
+    """A fresh directory owned by `uid` (inside `parent`, or a new temp directory)."""
+    if parent is None:
+        path = Path(tempfile.mkdtemp(prefix="codeloop-sbx-"))
+    else:
+        path = parent / "workspace"
+        path.mkdir(mode=0o700)
     if uid is not None:
         os.chown(path, uid, uid)
     return path

@@ -24,13 +24,13 @@ class Workspace:
     unsafe_no_sandbox: bool = False
 
     @classmethod
-    def at(cls, root: str | Path, **options) -> "Workspace":
+    def at(cls, root: str | Path, **options) -> Workspace:
         path = Path(root).expanduser().resolve()
         if not path.is_dir():
             raise ToolError(f"the workspace {path} is not a directory")
         return cls(path, **options)
 
-    def with_shell_mode(self, mode: Literal["rw", "ro", "cow"]) -> "Workspace":
+    def with_shell_mode(self, mode: Literal["rw", "ro", "cow"]) -> Workspace:
         return Workspace(self.root, mode, self.shell_timeout, self.max_shell_timeout,
                          self.unsafe_no_sandbox)
 

@@ -10,8 +10,14 @@ import pkgutil
 
 from codeloop.bench.strategies.base import Attempt, StageFigures, Strategy
 
-__all__ = ["Attempt", "StageFigures", "Strategy", "available", "get_strategy",
-           "UnknownStrategy"]
+__all__ = [
+    "Attempt",
+    "StageFigures",
+    "Strategy",
+    "UnknownStrategy",
+    "available",
+    "get_strategy",
+]
 _NOT_STRATEGIES = {"base"}
 
 

@@ -104,7 +104,7 @@ def run_check(code: str, check_source: str, entry_point: str, *, timeout: float 
 
 
 _WHERE = re.compile(r"^assert (?P<actual>.+?) == (?P<expected>.+)\n\s*\+\s+where (?P=actual) = "
-                    r"(?P<call>.+)$", re.M)
+                    r"(?P<call>.+)$", re.MULTILINE)
 
 
 def _pytest_message(message: str) -> str:

@@ -1,3 +1,4 @@
+# ruff: noqa: S102, BLE001, SIM115 - it exists to exec untrusted code and report any failure
 """Runs INSIDE the sandbox (standalone: stdlib only, codeloop is not importable there).
 
     python harness.py CONFIG.json

@@ -1,0 +1,5 @@
+from strings_util import reverse
+
+
+def test_reverse():
+    assert reverse('abc') == 'cba'

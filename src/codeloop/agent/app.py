@@ -1,0 +1,154 @@
+"""Wiring for `codeloop agent`: workspace, git, model, run store, event printing, and the
+single-agent session or the multi-agent runner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from codeloop.agent.factory import agent_spec
+from codeloop.agent.multi.orchestrator import run_multi_agent
+from codeloop.agent.render import EventPrinter, print_turn_end
+from codeloop.agent.repl import (
+    MultiAgentConversation,
+    Outcome,
+    SessionConversation,
+    run_repl,
+)
+from codeloop.agent.session import AgentSession
+from codeloop.agent.snapshots import SnapshotError, Snapshots, init_repo, is_git_repo
+from codeloop.agent.state import AgentLimits
+from codeloop.config import Settings
+from codeloop.events import EventBus
+from codeloop.llm.base import LLM, LLMError
+from codeloop.store import RunStore
+from codeloop.tools import ToolError, Workspace
+
+
+class AgentAppError(Exception):
+    """A problem the user must fix before the agent can start (the message says what)."""
+
+
+def open_workspace(home: str | Path, settings: Settings, console: Console) -> Workspace:
+    try:
+        workspace = Workspace.at(home, shell_timeout=max(settings.sandbox_timeout, 1.0),
+                                 unsafe_no_sandbox=settings.unsafe_no_sandbox)
+    except ToolError as exc:
+        raise AgentAppError(str(exc)) from exc
+    if not is_git_repo(workspace.root):
+        console.print(f"[yellow]{workspace.root} is not a git repository: initialising one, "
+                      "with a first commit of the files there now (for diffs and /undo).[/]")
+        try:
+            init_repo(workspace.root)
+        except Exception as exc:
+            raise AgentAppError(f"could not initialise git in {workspace.root}: {exc}") from exc
+    return workspace
+
+
+class AgentApp:
+    def __init__(self, llm: LLM, workspace: Workspace, store: RunStore, *, limits: AgentLimits,
+                 multi_agent: bool, thread: str, console: Console) -> None:
+        self.llm, self.workspace, self.store = llm, workspace, store
+        self.limits, self.multi_agent, self.console = limits, multi_agent, console
+        self.bus = EventBus()
+        self.bus.subscribe(store)
+        self.bus.subscribe(EventPrinter(console))
+        self.snapshots = Snapshots(workspace)
+        self.session = None if multi_agent else AgentSession(
+            llm, agent_spec("single", workspace, limits=limits, bus=self.bus),
+            checkpointer=store.checkpointer(), snapshots=self.snapshots, thread=thread,
+            bus=self.bus)
+
+    @classmethod
+    def open(cls, home: str, settings: Settings, *, max_steps: int, token_budget: int,
+             multi_agent: bool, thread: str, quiet: bool = False) -> AgentApp:
+        from codeloop.llm.registry import get_llm
+
+        console = Console(stderr=True, soft_wrap=True) if quiet else Console(soft_wrap=True)
+        workspace = open_workspace(home, settings, console)
+        limits = AgentLimits(max_steps=max_steps, token_budget=token_budget,
+                             max_tokens_per_step=settings.max_tokens,
+                             temperature=settings.temperature)
+        try:
+            llm = get_llm(settings.model, settings)
+        except LLMError as exc:
+            raise AgentAppError(str(exc)) from exc
+        store = RunStore(settings.store_path())
+        return cls(llm, workspace, store, limits=limits, multi_agent=multi_agent,
+                   thread=thread, console=console)
+
+    # ------------------------------------------------------------------ running
+    def conversation(self):
+        if self.session is not None:
+            return SessionConversation(self.session)
+        return MultiAgentConversation(self._run_multi, self.snapshots)
+
+    def _run_multi(self, request: str):
+        return run_multi_agent(self.llm, self.workspace, request, bus=self.bus,
+                               limits=self.limits, checkpointer=self.store.checkpointer())
+
+    def _recorded(self, request: str, conversation) -> tuple[Outcome, Any]:
+        run_id = self.store.start_run("agent", {"request": request, "home": str(self.workspace.root),
+                                                "multi_agent": self.multi_agent})
+        self.bus.run_id = run_id
+        try:
+            outcome = conversation.ask(request)
+        except (LLMError, SnapshotError) as exc:
+            self.store.finish_run(run_id, "error", {"error": str(exc)})
+            raise
+        ok = outcome.status in ("finished", "approved")
+        self.store.finish_run(run_id, "done" if ok else outcome.status,
+                              {"answer": outcome.answer, "status": outcome.status,
+                               "steps": outcome.steps, "tokens": outcome.tokens,
+                               "changes": [c.as_dict() for c in outcome.changes]})
+        return outcome, run_id
+
+    def run_once(self, request: str, *, as_json: bool = False) -> int:
+        try:
+            outcome, run_id = self._recorded(request, self.conversation())
+        except (LLMError, SnapshotError) as exc:
+            self.console.print(f"[bold red]error:[/] {exc}")
+            return 1
+        if as_json:
+            print(json.dumps({"run_id": run_id, "status": outcome.status,
+                              "answer": outcome.answer, "steps": outcome.steps,
+                              "tokens": outcome.tokens,
+                              "changes": [c.as_dict() for c in outcome.changes]}, indent=2))
+        else:
+            print_turn_end(self.console, outcome.answer, outcome.status, outcome.steps,
+                           outcome.tokens, outcome.changes)
+        return 0 if outcome.status in ("finished", "approved") else 1
+
+    def run_repl(self) -> None:
+        conversation = _RecordingConversation(self, self.conversation())
+
+        def read_line() -> str | None:
+            try:
+                return self.console.input("[bold]> [/]")
+            except (EOFError, KeyboardInterrupt):
+                return None
+
+        run_repl(conversation, read_line, self.console)
+
+    def close(self) -> None:
+        self.store.close()
+
+
+class _RecordingConversation:
+    """Records each REPL request as a run in the store; model errors end the turn, not
+    the REPL."""
+
+    def __init__(self, app: AgentApp, inner) -> None:
+        self.app, self.inner = app, inner
+
+    def ask(self, request: str) -> Outcome:
+        try:
+            return self.app._recorded(request, self.inner)[0]
+        except (LLMError, SnapshotError) as exc:
+            return Outcome(f"error: {exc}", "error", 0, 0)
+
+    def __getattr__(self, name: str):
+        return getattr(self.inner, name)

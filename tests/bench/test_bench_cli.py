@@ -1,0 +1,82 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+import typer
+import yaml
+from typer.testing import CliRunner
+
+from codeloop.commands import bench_cmd
+
+
+@pytest.fixture
+def cli():
+    app = typer.Typer()
+
+    @app.callback()
+    def _root() -> None:
+        """codeloop"""
+
+    bench_cmd.register(app)
+    runner = CliRunner()
+    return lambda *args: runner.invoke(app, list(args))
+
+
+def _script(tmp_path, humaneval, ids, wrong=()):
+    rules = []
+    for task_id in ids:
+        p = humaneval[task_id]
+        code = (f"def {p.entry_point}(*a):\n    return None" if task_id in wrong
+                else p.prompt + p.reference)
+        rules.append({"match": f"def {p.entry_point}(", "reply": f"```python\n{code}\n```"})
+    path = tmp_path / f"script-{len(list(tmp_path.iterdir()))}.yaml"
+    path.write_text(yaml.safe_dump(rules))
+    return f"scripted:{path}"
+
+
+def test_run_then_compare(cli, tmp_path, humaneval):
+    ids = ["HumanEval/0", "HumanEval/2"]
+    a = cli("bench", "humaneval", "--model", _script(tmp_path, humaneval, ids, {"HumanEval/2"}),
+            "--ids", ",".join(ids), "--out", str(tmp_path / "a"), "--json")
+    assert a.exit_code == 0, a.output
+    summary = json.loads(a.stdout[a.stdout.index("{"):])
+    assert summary["pass_at_1"] == 50.0 and summary["strategy"] == "oneshot"
+    assert summary["options"]["ids"] == ids
+    b = cli("bench", "humaneval", "--model", _script(tmp_path, humaneval, ids),
+            "--limit", "3", "--ids", "0", "--ids", "2", "--out", str(tmp_path / "b"))
+    assert b.exit_code == 0, b.output
+    assert "pass@1 100.00%" in b.stdout
+
+    compared = cli("bench", "compare", str(tmp_path / "a"), str(tmp_path / "b"))
+    assert compared.exit_code == 0, compared.output
+    assert "+50.00 pp" in compared.stdout
+    assert "only B solved (1): HumanEval/2" in compared.stdout
+    as_json = json.loads(cli("bench", "compare", str(tmp_path / "a"), str(tmp_path / "b"),
+                             "--json").stdout)
+    assert as_json["pass_at_1_diff"] == 50.0 and as_json["only_a"] == []
+
+
+def test_user_errors_are_one_line_and_exit_2(cli, tmp_path, humaneval):
+    bad = tmp_path / "mbpp.json"
+    bad.write_text("[{broken")
+    result = cli("bench", "mbpp", "--data", str(bad), "--model", "scripted:x.yaml")
+    assert result.exit_code == 2 and "not valid JSON" in result.output
+    result = cli("bench", "humaneval", "--strategy", "magic")
+    assert result.exit_code == 2 and "unknown strategy 'magic'" in result.output
+    assert "oneshot" in result.output and "pipeline" in result.output
+
+    model = _script(tmp_path, humaneval, ["HumanEval/0"])
+    out = str(tmp_path / "run")
+    assert cli("bench", "humaneval", "--model", model, "--limit", "1", "--out", out).exit_code == 0
+    again = cli("bench", "humaneval", "--model", model, "--limit", "1", "--out", out)
+    assert again.exit_code == 2 and "--resume" in again.output
+    resumed = cli("bench", "humaneval", "--model", model, "--limit", "1", "--out", out,
+                  "--resume")
+    assert resumed.exit_code == 0 and "pass@1 100.00%" in resumed.stdout
+
+
+def test_strategies_are_listed(cli):
+    result = cli("bench", "strategies")
+    assert result.exit_code == 0
+    assert "oneshot" in result.stdout and "pipeline" in result.stdout

@@ -1,0 +1,132 @@
+"""`codeloop solve` end to end on the scripted model: output, run store, bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import typer
+import yaml
+from typer.testing import CliRunner
+
+from codeloop.commands import solve_cmd
+from codeloop.store import RunStore
+
+VOWELS = ("```python\ndef count_vowels(s: str) -> int:\n"
+          "    return sum(1 for ch in s.lower() if ch in 'aeiou')\n```")
+ADD = "```python\ndef add(a, b):\n    return a + b\n```"
+
+
+@pytest.fixture
+def cli():
+    app = typer.Typer()
+
+    @app.callback()
+    def _root() -> None:  # keeps `solve` a subcommand, as in the real app
+        pass
+
+    solve_cmd.register(app)
+    runner = CliRunner()
+
+    def invoke(*args: str):
+        return runner.invoke(app, ["solve", *args])
+
+    return invoke
+
+
+def _script(tmp_path, replies: list[str]) -> str:
+    path = tmp_path / "script.yaml"
+    path.write_text(yaml.safe_dump(replies))
+    return f"scripted:{path}"
+
+
+def _tasks(tmp_path, entries) -> str:
+    path = tmp_path / "my-tasks.json"
+    path.write_text(json.dumps(entries))
+    return str(path)
+
+
+ADD_TASK = {"task_id": "add", "signature": "def add(a, b)", "docstring": "Sum.",
+            "examples": "add(1, 2) == 3"}
+
+
+def test_json_result_and_the_run_is_stored(cli, tmp_path):
+    store = tmp_path / "runs.sqlite"
+    result = cli("--task-file", _tasks(tmp_path, [ADD_TASK]), "--json", "--store", str(store),
+                 "--model", _script(tmp_path, ["Adds.", "Add them.", ADD]))
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["verdict"] == "Code is correct" and data["passed"] is True
+    assert data["code"].startswith("def add(a, b):")
+    assert data["quality_metrics"]["mi_grade"] in ("Excellent", "Good", "Moderate", "Poor")
+    assert set(data["stages"]) == {"analysis", "planning", "generation", "review"}
+    with RunStore(store) as runs:
+        record = runs.get_run(data["run_id"])
+        assert record.status == "passed" and record.result["verdict"] == "Code is correct"
+        kinds = [e.type for _, e in runs.events(data["run_id"])]
+    assert kinds.count("stage_start") == 4 and "llm_call" in kinds and "test_result" in kinds
+
+
+def test_rich_output_has_code_verdict_metrics_and_usage(cli, tmp_path):
+    result = cli("--task-file", _tasks(tmp_path, [ADD_TASK]), "--show-node-info",
+                 "--store", str(tmp_path / "r.sqlite"),
+                 "--model", _script(tmp_path, ["Adds two numbers.", "Add them.", ADD]))
+    assert result.exit_code == 0, result.output
+    out = result.output
+    for expected in ("analysis", "planning", "generation", "review", "Adds two numbers.",
+                     "def add(a, b):", "Code is correct", "Maintainability index",
+                     "Excellent", "completion tokens", "total"):
+        assert expected in out
+
+
+def test_bundled_task_by_id_without_a_task_file(cli, tmp_path):
+    result = cli("--task-id", "count_vowels", "--json", "--store", str(tmp_path / "r.sqlite"),
+                 "--model", _script(tmp_path, ["Counts vowels.", "Count them.", VOWELS]))
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["task_id"] == "count_vowels" and data["verdict"] == "Code is correct"
+    assert data["exec_result"]["total"] >= 3
+
+
+def test_failing_verdict_exits_1(cli, tmp_path):
+    wrong = "```python\ndef add(a, b):\n    return a - b\n```"
+    result = cli("--task-file", _tasks(tmp_path, [ADD_TASK]), "--max-refinements", "1",
+                 "--store", str(tmp_path / "r.sqlite"),
+                 "--model", _script(tmp_path, ["Adds.", "Add.", wrong, wrong]))
+    assert result.exit_code == 1
+    assert "Code has issues" in result.output and "add(1, 2) returned -1, expected 3" in result.output
+
+
+@pytest.mark.parametrize("entries, message", [
+    ([{"task_id": "a", "signature": "def a()"}], "entry #1 (a): missing field 'docstring'"),
+    ([ADD_TASK, {**ADD_TASK, "task_id": "b", "signature": "b()"}],
+     "entry #2 (b): field 'signature': must start with 'def '"),
+])
+def test_malformed_task_file_names_the_field_and_entry(cli, tmp_path, entries, message):
+    result = cli("--task-file", _tasks(tmp_path, entries), "--model", "scripted:/nowhere")
+    assert result.exit_code == 2
+    assert message in " ".join(result.output.split())
+    assert "Traceback" not in result.output
+
+
+def test_unknown_task_id_lists_the_ids(cli, tmp_path):
+    result = cli("--task-file", _tasks(tmp_path, [ADD_TASK]), "--task-id", "nope")
+    assert result.exit_code == 2
+    assert "unknown task id 'nope'" in result.output and "add" in result.output
+
+
+def test_missing_test_file_says_so(cli, tmp_path):
+    result = cli("--task-file", _tasks(tmp_path, [ADD_TASK]),
+                 "--test-file", str(tmp_path / "missing-tests.py"))
+    assert result.exit_code == 2
+    assert "test file not found" in " ".join(result.output.split())
+
+
+def test_unreachable_backend_fails_fast_naming_it(cli, tmp_path, monkeypatch):
+    monkeypatch.setenv("OLLAMA_HOST", "127.0.0.1:9")  # nothing listens on the discard port
+    monkeypatch.setenv("CODELOOP_MAX_RETRIES", "0")
+    result = cli("--task-file", _tasks(tmp_path, [ADD_TASK]), "--model", "some-model:1b",
+                 "--store", str(tmp_path / "r.sqlite"))
+    assert result.exit_code == 2
+    out = " ".join(result.output.split())
+    assert "127.0.0.1:9" in out and "Traceback" not in out
