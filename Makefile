@@ -18,5 +18,11 @@ demo: setup
 test: setup-dev
 	$(BIN)/python -m pytest -q
 
+bench-sandbox:
+	$(BIN)/python bench/sandbox_overhead.py
+
+bench-llm:
+	$(BIN)/codeloop models --bench
+
 clean:
 	rm -rf $(VENV) .pytest_cache

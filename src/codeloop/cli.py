@@ -9,7 +9,15 @@ import typer
 
 from codeloop import __version__
 
-COMMAND_MODULES = ["config_cmd"]
+COMMAND_MODULES = [
+    "solve_cmd",
+    "agent_cmd",
+    "bench_cmd",
+    "models_cmd",
+    "chat_cmd",
+    "sandbox_cmd",
+    "config_cmd",
+]
 
 app = typer.Typer(
     name="codeloop",

@@ -9,6 +9,7 @@ from codeloop.llm.scripted import ScriptedLLM
 from codeloop.pipeline.runner import solve_task
 from codeloop.pipeline.tasks import Task
 
+
 @pytest.fixture
 def add_task() -> Task:
     return Task(task_id="add", signature="def add(a: int, b: int) -> int",

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from pipeline_replies import ANALYSIS, HALF_WRONG, PLAN, RIGHT, WRONG
 
 from codeloop.llm.base import BackendUnreachable, LLMError
 from codeloop.pipeline.state import CORRECT, HAS_ISSUES
-
-from pipeline_replies import ANALYSIS, HALF_WRONG, PLAN, RIGHT, WRONG
 
 
 def test_stage_order_and_early_exit_when_correct(add_task, run):
@@ -38,7 +37,7 @@ def test_planning_with_pseudocode_is_asked_once_more_then_stripped(add_task, run
     r = run(add_task, [ANALYSIS, pseudo, "Steps: add them.\n```python\nreturn a + b\n```", RIGHT])
     assert r.result.stages["planning"].calls == 2
     assert r.result.plan == "Steps: add them."
-    assert "```" not in r.prompts()[3] .split("A plan you may follow:")[1]
+    assert "```" not in r.prompts()[3].split("A plan you may follow")[1]
 
 
 def test_a_failing_test_is_never_correct_and_refinement_is_capped_at_three(add_task, run):
@@ -146,3 +145,24 @@ def test_unreachable_backend_propagates_with_an_error_event(add_task, run):
         run(add_task, [{"raise": "BackendUnreachable",
                         "message": "cannot reach http://127.0.0.1:9: refused"}])
     assert issubclass(BackendUnreachable, LLMError)
+
+
+def test_without_the_plan_generation_gets_the_plain_one_shot_prompt(add_task, run):
+    r = run(add_task, [ANALYSIS, PLAN, RIGHT], plan_in_generation=False)
+    assert PLAN not in r.prompts()[2] and "A plan you may follow" not in r.prompts()[2]
+    assert r.result.plan == PLAN and r.result.verdict == CORRECT
+
+
+def test_state_is_checkpointed_per_run(add_task, tmp_path):
+    from codeloop.events import EventBus
+    from codeloop.llm.scripted import ScriptedLLM
+    from codeloop.pipeline.runner import solve_task
+    from codeloop.store import RunStore
+
+    with RunStore(tmp_path / "runs.sqlite") as store:
+        saver = store.checkpointer()
+        solve_task(add_task, ScriptedLLM([ANALYSIS, PLAN, RIGHT]), bus=EventBus("r1"),
+                   checkpointer=saver, thread_id="r1")
+        saved = saver.get_tuple({"configurable": {"thread_id": "r1"}})
+        assert saved.checkpoint["channel_values"]["review"]["verdict"] == CORRECT
+        assert saved.checkpoint["channel_values"]["plan"] == PLAN

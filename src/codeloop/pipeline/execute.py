@@ -14,6 +14,8 @@ MAX_FAILURES = 6  # concrete failing cases kept for the review and the refinemen
 class TestFileError(ValueError):
     """The external test file is missing or is not Python."""
 
+    __test__ = False  # not a pytest test class, despite the name
+
 
 def read_test_file(path: Path) -> str:
     try:
@@ -30,10 +32,12 @@ def read_test_file(path: Path) -> str:
     return source
 
 
-def tests_for_task(source: str, task_id: str) -> tuple[str, int]:
+def narrow_test_source(source: str, task_id: str) -> tuple[str, int]:
     """The test file narrowed to this task's tests (`test_<task_id>` and `test_<task_id>_*`),
     with its imports, fixtures and helpers. Returns (source, number of tests kept); when no
-    test is named for the task, the whole file (a file written for this one task)."""
+    test is named for the task, the whole file (a file written for this one task).
+    A task id that prefixes another (`count`, `count_vowels`) also picks up the other's
+    tests: name tasks so that none is a prefix of another."""
     tree = ast.parse(source)
     prefix = f"test_{task_id}"
 

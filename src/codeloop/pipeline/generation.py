@@ -16,7 +16,8 @@ PLAN_CHARS = 900
 
 def generate(state: SolveState, ctx: StageContext, log: CallLog) -> StageOutput:
     spec = load_prompt("generation")
-    messages = spec.messages(source=ctx.task.prompt_source(), plan=clip(state["plan"], PLAN_CHARS))
+    shown_plan = clip(state["plan"], PLAN_CHARS) if ctx.plan_in_generation else ""
+    messages = spec.messages(source=ctx.task.prompt_source(), plan=shown_plan)
     reply = ask_model(ctx, log, "generation", messages, spec)
     code = extract_code(reply.text, ctx.task.entry_point)
     shown = code if code is not None else f"(no usable code in the reply)\n{reply.text[:400]}"

@@ -21,7 +21,7 @@ from codeloop.pipeline.state import SolveState, Strategy
 MAX_WARNINGS = 3
 
 
-def choose_tactic(state: SolveState) -> tuple[Strategy, float | None]:
+def choose_tactic(state: SolveState, ctx: StageContext) -> tuple[Strategy, float | None]:
     """(tactic, temperature); None means the prompt file's own temperature."""
     attempts = state["attempts"]
     if state["code"] and (state["refinement_count"] == 0 or attempts[-1]["accepted"]):
@@ -29,7 +29,7 @@ def choose_tactic(state: SolveState) -> tuple[Strategy, float | None]:
     resampled = any(a["strategy"] == "resample" for a in attempts)
     # The plain prompt differs from the planned one, so its greedy answer is a new sample;
     # after that (or with no plan to differ from), sampling is what gives a new answer.
-    if not resampled and state["plan"]:
+    if not resampled and state["plan"] and ctx.plan_in_generation:
         return "resample", 0.0
     return "resample", float(load_prompt("refinement").extra.get("resample_temperature", 0.6))
 
@@ -44,7 +44,7 @@ def failure_report(state: SolveState) -> str:
 
 
 def refine(state: SolveState, ctx: StageContext, log: CallLog) -> StageOutput:
-    tactic, temperature = choose_tactic(state)
+    tactic, temperature = choose_tactic(state, ctx)
     source = ctx.task.prompt_source()
     if tactic == "repair":
         spec = load_prompt("refinement")

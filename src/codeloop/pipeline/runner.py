@@ -15,7 +15,7 @@ from pydantic import BaseModel
 from codeloop.events import Error, EventBus
 from codeloop.llm.base import LLM, LLMError
 from codeloop.pipeline.examples import task_assertions
-from codeloop.pipeline.execute import read_test_file, tests_for_task
+from codeloop.pipeline.execute import narrow_test_source, read_test_file
 from codeloop.pipeline.extract import join_program
 from codeloop.pipeline.stage import StageContext
 from codeloop.pipeline.state import CORRECT, SolveState, initial_state
@@ -102,21 +102,24 @@ def solve_task(
     sandbox_timeout: float = 10.0,
     checkpointer: Any = None,
     thread_id: str | None = None,
+    plan_in_generation: bool = True,
 ) -> SolveResult:
     """Run the five stages on `task`. `stream` emits Token events while the model writes;
-    `checkpointer` (e.g. RunStore.checkpointer()) persists the state after every stage."""
+    `checkpointer` (e.g. RunStore.checkpointer()) persists the state after every stage;
+    `plan_in_generation=False` gives generation the plain one-shot prompt (the plan then
+    is kept for the record: a switch for benchmarks to compare)."""
     from codeloop.pipeline.graph import build_graph
 
     if max_refinements < 0:
         raise ValueError("max_refinements must be 0 or more")
     test_source = None
     if test_file is not None:
-        test_source, _count = tests_for_task(read_test_file(Path(test_file)), task.task_id)
+        test_source, _count = narrow_test_source(read_test_file(Path(test_file)), task.task_id)
     bus = bus or EventBus()
     ctx = StageContext(
         llm=llm, task=task, bus=bus, test_source=test_source, stream=stream,
         assertions=task_assertions(task.examples, task.docstring, task.entry_point, task.context),
-        sandbox_timeout=sandbox_timeout,
+        sandbox_timeout=sandbox_timeout, plan_in_generation=plan_in_generation,
     )
     graph = build_graph(ctx, checkpointer=checkpointer)
     config: dict[str, Any] = {"recursion_limit": 12 + 2 * max_refinements}

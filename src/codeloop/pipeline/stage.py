@@ -29,6 +29,7 @@ class StageContext:
     bus: EventBus = field(default_factory=EventBus)
     test_source: str | None = None  # the external test file, narrowed to this task
     stream: bool = False  # emit Token events while the model writes
+    plan_in_generation: bool = True  # False: generation gets the plain one-shot prompt
     sandbox_timeout: float = 10.0
 
 

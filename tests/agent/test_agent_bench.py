@@ -1,0 +1,49 @@
+"""The agent benchmark's scoring: a correct solution passes its hidden tests, doing nothing
+fails them, and every task's tests fail on its starting workspace."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+from agent_replies import act, finish
+
+from codeloop.agent.state import AgentLimits
+from codeloop.llm.scripted import ScriptedLLM
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "agent_bench.py"
+FIZZ = ("def fizzbuzz(n):\n    out = []\n    for i in range(1, n + 1):\n"
+        "        out.append('FizzBuzz' if i % 15 == 0 else 'Fizz' if i % 3 == 0 else "
+        "'Buzz' if i % 5 == 0 else str(i))\n    return out\n")
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("agent_bench", BENCH)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["agent_bench"] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    yield module
+    sys.modules.pop("agent_bench", None)
+
+
+def test_correct_solution_passes_and_no_change_fails(bench):
+    [(name, spec, folder)] = bench.load_tasks(["create_fizzbuzz"])
+    solved = ScriptedLLM([act("write_file", path="fizzbuzz.py", content=FIZZ,
+                              start_line=None, end_line=None), finish("done")])
+    result = bench.run_task(solved, name, spec, folder, "single", AgentLimits())
+    assert result.passed and result.status == "finished" and result.steps == 1
+    idle = bench.run_task(ScriptedLLM([finish("nothing")]), name, spec, folder, "single",
+                          AgentLimits())
+    assert not idle.passed
+
+
+def test_suite_has_ten_tasks_that_all_start_failing(bench):
+    tasks = bench.load_tasks(None)
+    assert len(tasks) >= 10
+    for name, spec, folder in tasks:
+        result = bench.run_task(ScriptedLLM([finish("nothing")]), name, spec, folder,
+                                "single", AgentLimits())
+        assert not result.passed, name
