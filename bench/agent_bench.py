@@ -93,8 +93,9 @@ def run_task(llm, name: str, spec: dict, folder: Path, mode: str, limits) -> Tas
 
 
 def summarise(results: list[TaskResult]) -> str:
-    lines = [f"{'task':<28} {'mode':<7} {'pass':<5} {'status':<13} {'steps':>5} "
-             f"{'tokens':>7} {'sec':>7}"]
+    header = (f"{'task':<28} {'mode':<7} {'pass':<5} {'status':<13} {'steps':>5} "
+              f"{'tokens':>7} {'sec':>7}")
+    lines = [header]
     for r in results:
         lines.append(f"{r.task:<28} {r.mode:<7} {'yes' if r.passed else 'no':<5} "
                      f"{r.status:<13} {r.steps:>5} {r.tokens:>7} {r.seconds:>7.1f}")

@@ -14,6 +14,7 @@ from codeloop.pipeline.tasks import load_bundled_tasks, matching_test_file, sele
 
 
 @pytest.mark.real_model
+@pytest.mark.timeout(900)  # ~30 s on an idle 2-core machine; much more when it is shared
 def test_small_model_solves_count_vowels():
     import llama_cpp  # noqa: F401 - fail (not skip) when the runtime is missing
 

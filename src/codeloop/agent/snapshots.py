@@ -17,6 +17,7 @@ from typing import Literal
 
 from codeloop import gitutil
 from codeloop.gitutil import git_env
+from codeloop.sandbox.pathguard import PathGuard
 from codeloop.tools.workspace import Workspace
 
 # A planted hook or fsmonitor in the workspace must never run (ARCHITECTURE.md). The
@@ -132,6 +133,4 @@ class Snapshots:
 
 
 def guard_write(workspace: Workspace, path: str, content: bytes) -> None:
-    from codeloop.sandbox.pathguard import PathGuard
-
     PathGuard(workspace.root).write_bytes(path, content)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from codeloop import gitutil
 from codeloop.tools.base import ToolError, tool
 from codeloop.tools.workspace import Workspace
 
@@ -9,8 +10,6 @@ MAX_DIFF_CHARS = 10_000
 
 
 def _git(ws: Workspace, args: list[str]) -> str:
-    from codeloop import gitutil
-
     try:
         return gitutil.git(args, ws.root).stdout
     except gitutil.GitError as exc:
@@ -34,8 +33,6 @@ def git_diff(ws: Workspace, path: str = "") -> str:
     Args:
         path: a file or directory relative to the workspace; "" for everything
     """
-    from codeloop import gitutil
-
     has_head = gitutil.git(["rev-parse", "--verify", "-q", "HEAD"], ws.root,
                            check=False).returncode == 0
     args = ["diff", "--no-color", "--no-ext-diff", "--no-textconv"] + (["HEAD"] if has_head else [])
