@@ -64,7 +64,7 @@ def _script(problems) -> list[dict]:
     """Analysis and planning answered in prose; the first generation fails the visible
     example (its function raises), so review sends it to refinement, which is right."""
     rules: list[dict] = [
-        {"match": "Analyse this Python task", "reply": "- behaviour as described."},
+        {"match": "Analyse this", "reply": "- behaviour as described."},
         {"match": "Write a short plan", "reply": "1. Follow the description."},
     ]
     for p in problems:

@@ -147,7 +147,7 @@ def test_parallel_workers_give_the_same_results(problems, tmp_path):
 
 
 def test_pipeline_records_per_stage_figures(problems, tmp_path):
-    rules = [{"match": "Analyse this Python task", "reply": "- as described."},
+    rules = [{"match": "Analyse this", "reply": "- as described."},
              {"match": "Write a short plan", "reply": "1. Do it."}] + _rules(problems[:2])
     outcome = run_bench(problems[:2], get_strategy("pipeline"), ScriptedLLM(rules),
                         tmp_path / "run", _meta(strategy="pipeline"))

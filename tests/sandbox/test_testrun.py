@@ -105,3 +105,13 @@ def test_pytest_with_broken_code_reports_the_import_error():
                         "def test_a():\n    assert add(1, 1) == 2\n", timeout=10)
     assert not report.all_passed
     assert "SyntaxError" in (report.error or "")
+
+
+def test_bare_expression_lines_are_asserted_not_just_evaluated():
+    from codeloop.sandbox.testrun import run_asserts
+
+    report = run_asserts("def add(a, b):\n    return a + b + 1\n",
+                         ["add(2, 2) == 4", "assert add(0, 0) == 1"], timeout=5)
+    assert report.passed == 1 and report.failed == 1
+    failing = next(c for c in report.cases if not c.passed)
+    assert "add(2, 2) returned 5, expected 4" in failing.message

@@ -3,11 +3,15 @@
 also when interrupted.
 
 Workers and a local model: `LocalLLM` shares one llama.cpp instance per (model, n_ctx,
-threads) and serialises calls on it, so with W workers the W problems take turns on the
-model while the sandbox runs (scoring, the pipeline's own test runs) overlap with the next
-generation. Measured on the 2-core machine (see the bench issue note): one instance with
-2 threads beats two 1-thread instances, and W=2 on the shared instance gained little over
-W=1, so W=1 is the default; W>1 pays off with a server backend that batches requests.
+threads) and serialises calls on it, so W workers take turns on the model while the
+sandbox runs (scoring, the pipeline's own test runs) overlap with the next generation.
+Measured on the 2-core machine (0.5B, oneshot, 4 HumanEval problems, another process
+busy on the machine): one 1-thread instance 38.1 s, two 1-thread instances in parallel
+36.7 s, and anything with 2 llama.cpp threads over 400 s (its threads spin-wait when a core
+is taken). The sandbox's ~0.1 s per problem is too small to be worth overlapping. So W=1 is
+the default and W>1 shares the one instance; W>1 pays off with a server backend. What
+matters on 2 cores is n_threads: 2 on an idle machine, 1 (CODELOOP_N_THREADS=1) when
+anything else runs.
 """
 
 from __future__ import annotations

@@ -176,6 +176,9 @@ class Runner:
                 self.emit(kind="error", name=source, message=f"test does not parse: {exc.msg}")
                 continue
             node = tree.body[0] if len(tree.body) == 1 else None
+            if isinstance(node, ast.Expr):
+                # A bare expression in an assert list must hold: `f(2) == 4` means assert it.
+                node = ast.copy_location(ast.Assert(test=node.value, msg=None), node)
             if isinstance(node, ast.Assert):
                 self.run_case(source, lambda n=node: self.eval_assert(n),
                               lambda exc, n=node: str(exc) or explain_assert(n, self.env))
