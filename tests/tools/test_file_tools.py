@@ -33,6 +33,7 @@ def test_read_errors_are_clear_observations(box, ws):
     missing = box.run("read_file", {"path": "real.py"})
     assert not missing.ok and "does not exist" in missing.output and "sub/real.py" in missing.output
     assert "is a directory" in box.run("read_file", {"path": "sub"}).output
+    assert "To create it, use write_file" in box.run("read_file", {"path": "new.py"}).output
     assert "binary file" in box.run("read_file", {"path": "blob.bin"}).output
 
 

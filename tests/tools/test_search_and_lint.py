@@ -19,6 +19,9 @@ def test_list_files_recursive_with_pattern(box, ws):
     assert box.run("list_files", {}).output.splitlines() == ["notes.md", "pkg/a.py", "pkg/b.py"]
     assert box.run("list_files", {"path": "pkg", "pattern": "b*"}).output == "pkg/b.py"
     assert "No files matching" in box.run("list_files", {"pattern": "*.rs"}).output
+    (ws.root / "empty").mkdir()
+    assert "no files yet; create files with write_file" in box.run(
+        "list_files", {"path": "empty"}).output
     assert "does not exist" in box.run("list_files", {"path": "nowhere"}).output
     assert not box.run("list_files", {"path": "../"}).ok
 

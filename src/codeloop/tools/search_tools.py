@@ -26,7 +26,9 @@ def list_files(ws: Workspace, path: str = ".", pattern: str = "*") -> str:
     matched = [f for f in files if _glob(f, pattern)]
     if not matched:
         where = ws.rel(path)
-        return f"No files matching {pattern!r} under {where}." if files else f"{where} is empty."
+        if files:
+            return f"No files matching {pattern!r} under {where}."
+        return f"{where} has no files yet; create files with write_file."
     shown = matched[:MAX_LISTED]
     text = "\n".join(shown)
     if len(matched) > len(shown):

@@ -94,7 +94,7 @@ class Workspace:
         name = Path(self.rel(path)).name
         similar = [f for f in self.walk_files(".") if Path(f).name == name][:5]
         hint = f" Files with that name: {', '.join(similar)}." if similar else (
-            " Use list_files to see the files.")
+            " To create it, use write_file; list_files shows the files that exist.")
         return f"{self.rel(path)} does not exist.{hint}"
 
     def walk_files(self, path: str = ".") -> list[str]:
