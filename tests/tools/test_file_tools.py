@@ -57,8 +57,12 @@ def test_write_replaces_a_line_range(box, ws):
     assert (ws.root / "m.py").read_text() == "one\nTWO\nTHREE\nfour\n"
     out = box.run("write_file", {"path": "m.py", "content": "4", "start_line": 4})
     assert (ws.root / "m.py").read_text() == "one\nTWO\nTHREE\n4\n"
-    missing = box.run("write_file", {"path": "new.py", "content": "x", "start_line": 1})
+    missing = box.run("write_file", {"path": "new.py", "content": "x", "start_line": 3})
     assert not missing.ok and not (ws.root / "new.py").exists()
+    # Lines 1..n of a file that does not exist yet: the model means "create it".
+    created = box.run("write_file", {"path": "new.py", "content": "x = 1", "start_line": 1,
+                                     "end_line": 1})
+    assert created.ok and (ws.root / "new.py").read_text() == "x = 1\n"
 
 
 def test_write_warns_about_python_that_does_not_compile(box, ws):

@@ -15,7 +15,7 @@ ROLES = ("single", "planner", "implementer", "validator")
 def _templates() -> dict[str, str]:
     text = resources.files("codeloop.agent").joinpath("prompts/agents.yaml").read_text("utf-8")
     data = yaml.safe_load(text)
-    missing = [key for key in (*ROLES, "common_rules") if key not in data]
+    missing = [key for key in (*ROLES, "common_rules", "edit_rules") if key not in data]
     if missing:
         raise RuntimeError(f"agents.yaml lacks prompt(s): {', '.join(missing)}")
     return data
@@ -28,4 +28,5 @@ def system_prompt(role: str, tools_description: str) -> str:
     env = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=False,
                              autoescape=False)
     return env.from_string(templates[role]).render(
-        tools=tools_description, rules=templates["common_rules"].strip()).strip()
+        tools=tools_description, rules=templates["common_rules"].strip(),
+        edit_rules=templates["edit_rules"].strip()).strip()

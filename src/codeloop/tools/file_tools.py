@@ -79,6 +79,10 @@ def write_file(ws: Workspace, path: str, content: str, start_line: int | None = 
     """
     if start_line is None and end_line is not None:
         raise ToolError("end_line needs start_line too (or leave both null to write the file)")
+    # Small models often give start_line=1 when creating a file: for a new file, lines
+    # 1..n are the whole file, so write it rather than fail.
+    if start_line == 1 and not ws.is_file(path):
+        start_line = end_line = None
     if start_line is None:
         if content and not content.endswith("\n"):
             content += "\n"
