@@ -7,6 +7,7 @@ contexts are not thread-safe).
 
 from __future__ import annotations
 
+import atexit
 import os
 import threading
 import time
@@ -95,9 +96,20 @@ class _LoadedModel:
         return len(self.llama.tokenize(text.encode("utf-8"), add_bos=False)) if text else 0
 
 
+def _close_all() -> None:
+    """Free cached models before interpreter shutdown; left to Llama.__del__, the close runs
+    after llama.cpp's module globals are gone and prints a TypeError traceback."""
+    with _instances_lock:
+        for loaded in _instances.values():
+            loaded.llama.close()
+        _instances.clear()
+
+
 def load_model(path: Path, n_ctx: int, n_threads: int) -> _LoadedModel:
     key = (str(Path(path).resolve()), n_ctx, n_threads)
     with _instances_lock:
+        if not _instances:
+            atexit.register(_close_all)
         if key not in _instances:
             _instances[key] = _LoadedModel(Path(key[0]), n_ctx, n_threads)
         return _instances[key]
