@@ -4,8 +4,11 @@ Accepted forms (one per line):
     count_vowels('Hello') == 2            an expression that must hold
     >>> count_vowels('Hello')             a doctest call ...
     2                                     ... and its expected value on the next line
-    will_it_fly([3], 5) ➞ True            the arrow forms (➞, ==>, =>, ->) of docstrings
+    will_it_fly([3], 5) ➞ True            the arrow forms (➞, ==>, =>, ->, =) of docstrings
     decimal_to_binary(15)  # returns "db1111db"
+    * anti_shuffle('Hi') returns 'Hi'     bullets, "for", "returns", "should return"
+    For lst = [1, 2] the output should be 5    named inputs (see `named_examples`),
+    Input: n = 5 / Output: 1                   when the parameter names are given
 
 Only lines that parse as Python and call the task's function are kept, so prose in a
 docstring never turns into a broken test.
@@ -15,12 +18,21 @@ from __future__ import annotations
 
 import ast
 import builtins
-import io
 import re
-import tokenize
+
+from codeloop.pipeline.comments import strip_comment
+from codeloop.pipeline.named_examples import named_examples
 
 _ARROWS = ("==>", "➞", "=>", "->", "→")
 _RETURNS_COMMENT = re.compile(r"^(?P<call>.+?)#\s*(?:returns?|should return|==|gives)\s*:?\s*(?P<value>.+)$")
+# What docstrings put before an example ("* f(1) => 2", "for f(1) == 2", "assert f(1) => 2")
+_LEAD = re.compile(r"^(?:[*\-\u2022]\s+|for\s+|assert\s+)", re.IGNORECASE)
+# What they put between the call and its value
+_CONNECTOR = re.compile(
+    r"^(?:#\s*)?(?:==>|=>|==|->|\u279e|\u2192|=|returns?|should return|should be|gives)"
+    r"\s*:?\s*(?P<value>.+)$", re.IGNORECASE)
+# JSON/JavaScript spellings that docstrings use for Python's constants
+_CONSTANTS = {"true": "True", "false": "False", "null": "None", "none": "None"}
 
 
 def _calls(expr: str, entry_point: str) -> bool:
@@ -43,20 +55,6 @@ def _is_value(text: str) -> bool:
     return True
 
 
-def _strip_comment(line: str) -> str:
-    """Drop a trailing `# comment` (docstring examples often explain themselves), using the
-    tokenizer so a '#' inside a string literal stays."""
-    if "#" not in line:
-        return line
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(line).readline):
-            if token.type == tokenize.COMMENT:
-                return line[: token.start[1]].rstrip()
-    except (tokenize.TokenError, SyntaxError, IndentationError):
-        pass
-    return line
-
-
 def _free_names_known(expr: str, known: set[str]) -> bool:
     """`is_happy(abcd) == true` is prose, not Python: every name must be a builtin or known."""
     try:
@@ -72,9 +70,40 @@ def _free_names_known(expr: str, known: set[str]) -> bool:
     )
 
 
+def _value(text: str) -> str:
+    """The expected value as Python: trailing punctuation and a trailing parenthetical
+    remark dropped, `true`/`false`/`null` spelled the Python way."""
+    text = strip_comment(text.strip()).rstrip(".,;")
+    if not _is_value(text):
+        remark = re.match(r"^(?P<value>.+?)\s+\([^()]*\)$", text)
+        if remark and _is_value(remark["value"]):
+            text = remark["value"]
+    return _CONSTANTS.get(text.lower(), text)
+
+
+def _call_then_value(line: str, entry_point: str) -> str | None:
+    """`f(1, [2]) <connector> value`: the shortest prefix that is a call of the function,
+    then a connector (==>, =, returns, # => ...), then a Python value."""
+    if not line.startswith(entry_point + "("):
+        return None
+    for end in (i for i, ch in enumerate(line) if ch == ")"):
+        call = line[: end + 1]
+        try:
+            node = ast.parse(call, mode="eval").body
+        except SyntaxError:
+            continue
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+            return None
+        connected = _CONNECTOR.match(line[end + 1:].strip())
+        return _assertion(call, connected["value"], entry_point) if connected else None
+    return None
+
+
 def _assertion(call: str, expected: str, entry_point: str) -> str | None:
-    call, expected = call.strip(), expected.strip().rstrip(".,;")
+    call, expected = call.strip(), _value(expected)
     if not call or not expected or not _calls(call, entry_point) or not _is_value(expected):
+        return None
+    if _calls(expected, entry_point):  # `tri(3) = tri(2) + tri(1)` defines, it shows no value
         return None
     printed = re.fullmatch(r"print\((.*)\)", call)
     if printed and _calls(printed.group(1), entry_point):
@@ -82,16 +111,25 @@ def _assertion(call: str, expected: str, entry_point: str) -> str | None:
     return f"{call} == {expected}"
 
 
-def parse_examples(text: str, entry_point: str, known_names: set[str] | None = None) -> list[str]:
+def parse_examples(text: str, entry_point: str, known_names: set[str] | None = None,
+                   params: list[str] | None = None) -> list[str]:
     """Turn an examples string (or a docstring) into assert expressions, without duplicates.
-    Names other than builtins, `entry_point` and `known_names` make an example prose."""
-    found: list[str] = []
+    Names other than builtins, `entry_point` and `known_names` make an example prose.
+    With the function's `params`, examples that name their inputs count too."""
+    found: list[str] = named_examples(text, entry_point, params) if params else []
     lines = [ln.strip() for ln in text.splitlines()]
     i = 0
     while i < len(lines):
-        commented = _RETURNS_COMMENT.match(lines[i])
-        line = _strip_comment(lines[i])
+        raw = lines[i] if lines[i].startswith(">>>") else _LEAD.sub("", lines[i])
+        commented = _RETURNS_COMMENT.match(raw)
+        line = strip_comment(raw)
         i += 1
+        if not line.startswith(">>>") and not (_calls(line, entry_point) and _is_assertion(line)):
+            connected = (_call_then_value(raw, entry_point)
+                         or _call_then_value(line, entry_point))
+            if connected:
+                found.append(connected)
+                continue
         if commented and not line.startswith(">>>"):
             assertion = _assertion(commented["call"], commented["value"], entry_point)
             if assertion:
@@ -104,7 +142,7 @@ def parse_examples(text: str, entry_point: str, known_names: set[str] | None = N
             expected_lines: list[str] = []
             j = i
             while j < len(lines) and lines[j] and not lines[j].startswith(">>>"):
-                expected_lines.append(_strip_comment(lines[j]))
+                expected_lines.append(strip_comment(lines[j]))
                 j += 1
                 if _is_value(" ".join(expected_lines)):
                     break
@@ -159,8 +197,9 @@ def top_level_names(code: str) -> set[str]:
     return names
 
 
-def task_assertions(examples: str, docstring: str, entry_point: str, context: str = "") -> list[str]:
+def task_assertions(examples: str, docstring: str, entry_point: str, context: str = "",
+                    params: list[str] | None = None) -> list[str]:
     """The task's own tests: its examples, plus the examples written in its docstring."""
     known = top_level_names(context)
-    return list(dict.fromkeys(parse_examples(examples, entry_point, known)
-                              + parse_examples(docstring, entry_point, known)))
+    return list(dict.fromkeys(parse_examples(examples, entry_point, known, params)
+                              + parse_examples(docstring, entry_point, known, params)))

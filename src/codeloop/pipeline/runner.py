@@ -118,7 +118,8 @@ def solve_task(
     bus = bus or EventBus()
     ctx = StageContext(
         llm=llm, task=task, bus=bus, test_source=test_source, stream=stream,
-        assertions=task_assertions(task.examples, task.docstring, task.entry_point, task.context),
+        assertions=task_assertions(task.examples, task.docstring, task.entry_point, task.context,
+                                   params=[a.arg for a in task.signature_node().args.args]),
         sandbox_timeout=sandbox_timeout, plan_in_generation=plan_in_generation,
     )
     graph = build_graph(ctx, checkpointer=checkpointer)
