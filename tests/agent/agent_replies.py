@@ -1,14 +1,58 @@
-"""Helpers to write scripted model replies in the agent's action shape."""
+"""Helpers to script model replies in the agent's action shape.
+
+A test writes one logical action per step with `act`/`finish`; `script` turns them into the
+replies the model gives in an action mode: two per step in two_step mode (the thought and
+tool, then the arguments), one in one_schema mode. Other items (a raw reply string, a
+{"raise": ...} mapping) pass through as one reply.
+"""
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from codeloop.llm.scripted import ScriptedLLM
+
+ARGS_REQUEST = "Now give the arguments for "
 
 
-def act(tool: str, thought: str = "", **args) -> str:
-    """One scripted model reply: an action in the agent's JSON shape."""
-    return json.dumps({"thought": thought or f"use {tool}", "action": {"tool": tool, "args": args}})
+@dataclass(frozen=True)
+class Step:
+    tool: str
+    thought: str
+    args: dict[str, Any] = field(default_factory=dict)
+
+    def replies(self, mode: str) -> list[str]:
+        if mode == "one_schema":
+            return [json.dumps({"thought": self.thought,
+                                "action": {"tool": self.tool, "args": self.args}})]
+        return [json.dumps({"thought": self.thought, "tool": self.tool}), json.dumps(self.args)]
 
 
-def finish(answer: str) -> str:
+def act(tool: str, thought: str = "", **args) -> Step:
+    """One step of the model: use `tool` with `args`."""
+    return Step(tool, thought or f"use {tool}", args)
+
+
+def finish(answer: str) -> Step:
     return act("finish", "done", answer=answer)
+
+
+def script(*items: Step | str | dict, mode: str = "two_step") -> list[str | dict]:
+    """The scripted model's replies for these steps in `mode`."""
+    replies: list[str | dict] = []
+    for item in items:
+        replies += item.replies(mode) if isinstance(item, Step) else [item]
+    return replies
+
+
+def scripted(*items: Step | str | dict, mode: str = "two_step") -> ScriptedLLM:
+    return ScriptedLLM(script(*items, mode=mode))
+
+
+def action_prompts(llm: ScriptedLLM) -> list[list]:
+    """The messages of each call that chose an action: every call but two_step's requests
+    for arguments. Index k is the prompt of the k-th choice, as in one_schema mode."""
+    return [call for call in llm.calls
+            if not (call and call[-1].role == "user" and call[-1].content.startswith(ARGS_REQUEST))]

@@ -8,10 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from agent_replies import act, finish
+from agent_replies import act, finish, scripted
 
 from codeloop.agent.state import AgentLimits
-from codeloop.llm.scripted import ScriptedLLM
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "agent_bench.py"
 FIZZ = ("def fizzbuzz(n):\n    out = []\n    for i in range(1, n + 1):\n"
@@ -31,11 +30,11 @@ def bench():
 
 def test_correct_solution_passes_and_no_change_fails(bench):
     [(name, spec, folder)] = bench.load_tasks(["create_fizzbuzz"])
-    solved = ScriptedLLM([act("write_file", path="fizzbuzz.py", content=FIZZ,
-                              start_line=None, end_line=None), finish("done")])
+    solved = scripted(act("write_file", path="fizzbuzz.py", content=FIZZ,
+                          start_line=None, end_line=None), finish("done"))
     result = bench.run_task(solved, name, spec, folder, "single", AgentLimits())
     assert result.passed and result.status == "finished" and result.steps == 1
-    idle = bench.run_task(ScriptedLLM([finish("nothing")]), name, spec, folder, "single",
+    idle = bench.run_task(scripted(finish("nothing")), name, spec, folder, "single",
                           AgentLimits())
     assert not idle.passed
 
@@ -44,6 +43,6 @@ def test_suite_has_ten_tasks_that_all_start_failing(bench):
     tasks = bench.load_tasks(None)
     assert len(tasks) >= 10
     for name, spec, folder in tasks:
-        result = bench.run_task(ScriptedLLM([finish("nothing")]), name, spec, folder,
+        result = bench.run_task(scripted(finish("nothing")), name, spec, folder,
                                 "single", AgentLimits())
         assert not result.passed, name

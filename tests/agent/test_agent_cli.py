@@ -7,7 +7,7 @@ import json
 
 import typer
 import yaml
-from agent_replies import act, finish
+from agent_replies import act, finish, script
 from typer.testing import CliRunner
 
 from codeloop.commands import agent_cmd
@@ -30,7 +30,7 @@ def _app():
 
 def _script(tmp_path, replies):
     path = tmp_path / "script.yaml"
-    path.write_text(yaml.safe_dump(replies))
+    path.write_text(yaml.safe_dump(script(*replies)))
     return f"scripted:{path}"
 
 

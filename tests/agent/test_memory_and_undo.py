@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from agent_replies import act, finish
+from agent_replies import act, action_prompts, finish, scripted
 
 from codeloop.agent.factory import agent_spec
 from codeloop.agent.session import AgentSession
-from codeloop.llm.scripted import ScriptedLLM
 from codeloop.store import RunStore
 
 PLAN = "Plan: create greet.py with greet(name) returning 'Hello, <name>!'. Shall I?"
@@ -19,16 +18,16 @@ def _session(llm, repo, checkpointer, snapshots, thread="feature-x"):
 
 
 def test_follow_up_sees_the_previous_plan(repo, store, snapshots):
-    llm = ScriptedLLM([
+    llm = scripted(
         finish(PLAN),
         act("write_file", path="greet.py", content=GREET, start_line=None, end_line=None),
         finish("Created greet.py."),
-    ])
+    )
     session = _session(llm, repo, store.checkpointer(), snapshots)
     assert session.ask("I need a greeting helper").turn == 1
     second = session.ask("yes, do it")
     assert second.turn == 2 and second.status == "finished"
-    prompt = [m.content for m in llm.calls[1]]
+    prompt = [m.content for m in action_prompts(llm)[1]]
     assert "I need a greeting helper" in prompt[1] and PLAN in prompt[2]
     assert prompt[-1] == "yes, do it"
     assert [m["kind"] for m in session.history()] == ["request", "answer", "request", "answer"]
@@ -37,40 +36,40 @@ def test_follow_up_sees_the_previous_plan(repo, store, snapshots):
 def test_thread_resumes_after_restart(repo, tmp_path, snapshots):
     path = tmp_path / "store.sqlite"
     with RunStore(path) as first_store:
-        _session(ScriptedLLM([finish(PLAN)]), repo, first_store.checkpointer(),
+        _session(scripted(finish(PLAN)), repo, first_store.checkpointer(),
                  snapshots).ask("I need a greeting helper")
     with RunStore(path) as second_store:  # a new process would open the store again
-        llm = ScriptedLLM([finish("Continuing the plan.")])
+        llm = scripted(finish("Continuing the plan."))
         session = _session(llm, repo, second_store.checkpointer(), snapshots)
         result = session.ask("yes, do it")
         assert result.turn == 2
-        assert any(PLAN in m.content for m in llm.calls[0])
+        assert any(PLAN in m.content for m in action_prompts(llm)[0])
         assert session.threads() == ["feature-x"]
         session.new_thread("other")
         assert session.history() == []
-        fresh = _session(ScriptedLLM([finish("hi")]), repo, second_store.checkpointer(),
+        fresh = _session(scripted(finish("hi")), repo, second_store.checkpointer(),
                          snapshots, thread="other")
         assert fresh.ask("hello").turn == 1
 
 
 def test_threads_are_separate(repo, store, snapshots):
-    llm = ScriptedLLM([finish("A"), finish("B")])
+    llm = scripted(finish("A"), finish("B"))
     a = _session(llm, repo, store.checkpointer(), snapshots, thread="a")
     a.ask("first in a")
     b = _session(llm, repo, store.checkpointer(), snapshots, thread="b")
     b.ask("first in b")
-    assert all("first in a" not in m.content for m in llm.calls[1])
+    assert all("first in a" not in m.content for m in action_prompts(llm)[1])
     assert b.threads() == ["a", "b"]
 
 
 def test_undo_reverts_the_last_turns_changes(repo, store, snapshots):
     (repo.root / "keep.py").write_text("x = 1\n")
-    llm = ScriptedLLM([
+    llm = scripted(
         act("write_file", path="greet.py", content=GREET, start_line=None, end_line=None),
         act("edit_file", path="keep.py", old_text="x = 1", new_text="x = 2"),
         finish("done"),
         finish("nothing to do"),
-    ])
+    )
     session = _session(llm, repo, store.checkpointer(), snapshots)
     turn = session.ask("make changes")
     assert {c.path for c in turn.changes} == {"greet.py", "keep.py"}
@@ -84,10 +83,10 @@ def test_undo_reverts_the_last_turns_changes(repo, store, snapshots):
 
 
 def test_undo_refuses_when_files_changed_since(repo, store, snapshots):
-    llm = ScriptedLLM([
+    llm = scripted(
         act("write_file", path="greet.py", content=GREET, start_line=None, end_line=None),
         finish("done"),
-    ])
+    )
     session = _session(llm, repo, store.checkpointer(), snapshots)
     session.ask("create greet.py")
     (repo.root / "greet.py").write_text("# edited by the user\n")

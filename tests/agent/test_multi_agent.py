@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from agent_replies import act
+from agent_replies import act, action_prompts, scripted
 
 from codeloop.agent.multi.orchestrator import run_multi_agent
-from codeloop.llm.scripted import ScriptedLLM
 
 PLAN = {
     "analysis": "A small module with add(a, b) is needed.",
@@ -29,7 +28,7 @@ def review(status, issues=(), fix=""):
 
 def test_approved_path(repo, events):
     bus, recorder = events
-    llm = ScriptedLLM([
+    llm = scripted(
         act("list_files", path=".", pattern="*"),
         act("finish", **PLAN),
         act("write_file", path="mathx.py", content="def add(a, b):\n    return a + b\n",
@@ -39,7 +38,7 @@ def test_approved_path(repo, events):
         act("git_status"),
         act("git_diff", path=""),
         review("approved"),
-    ])
+    )
     result = run_multi_agent(llm, repo, "Add mathx.py with add(a, b)", bus=bus)
     assert result.status == "approved" and result.rounds == 1
     assert result.plan.files_to_create == ["mathx.py"]
@@ -48,14 +47,14 @@ def test_approved_path(repo, events):
     assert [e.stage for e in recorder.of_type("stage_start")] == [
         "planning", "implementation", "validation"]
     # The planner's tools are read-only; the validator saw the new file in git.
-    planner_prompt = llm.calls[0][0].content
+    planner_prompt = action_prompts(llm)[0][0].content
     assert "write_file" not in planner_prompt and "PLANNER" in planner_prompt
-    assert "mathx.py" in llm.calls[6][-1].content
+    assert "mathx.py" in action_prompts(llm)[6][-1].content
     assert result.steps == 5 and result.tokens > 0
 
 
 def test_needs_fixes_then_approved(repo):
-    llm = ScriptedLLM([
+    llm = scripted(
         act("finish", **PLAN),
         act("write_file", path="mathx.py", content=BUGGY, start_line=None, end_line=None),
         report(),
@@ -64,11 +63,11 @@ def test_needs_fixes_then_approved(repo):
         act("edit_file", path="mathx.py", old_text="return a - b", new_text="return a + b"),
         report(created=(), modified=("mathx.py",)),
         review("approved"),
-    ])
+    )
     result = run_multi_agent(llm, repo, "Add mathx.py with add(a, b)")
     assert result.status == "approved" and result.rounds == 2
     assert [v.status for v in result.validations] == ["needs_fixes", "approved"]
-    fix_prompt = llm.calls[5][1].content
+    fix_prompt = action_prompts(llm)[5][1].content
     assert "Make add return a + b." in fix_prompt and "- add subtracts" in fix_prompt
     assert (repo.root / "mathx.py").read_text() == "def add(a, b):\n    return a + b\n"
 
@@ -77,13 +76,13 @@ def test_out_of_rounds_needs_review(repo):
     replies = [act("finish", **PLAN)]
     for _ in range(3):
         replies += [report(), review("needs_fixes", ["still wrong"], "Fix it.")]
-    result = run_multi_agent(ScriptedLLM(replies), repo, "Add mathx.py")
+    result = run_multi_agent(scripted(*replies), repo, "Add mathx.py")
     assert result.status == "needs_review" and result.rounds == 3
     assert len(result.validations) == 3 and "needs review" in result.notes[-1]
 
 
 def test_a_phase_that_fails_ends_in_needs_review(repo):
-    llm = ScriptedLLM([{"raise": "BackendTimeout", "message": "too slow"}])
+    llm = scripted({"raise": "BackendTimeout", "message": "too slow"})
     result = run_multi_agent(llm, repo, "Add mathx.py")
     assert result.status == "needs_review" and result.plan is None
     assert "planner did not finish" in result.notes[0] and "too slow" in result.notes[0]

@@ -33,6 +33,16 @@ def test_replies_come_in_order_and_calls_are_recorded():
     assert llm.remaining == 0
 
 
+def test_the_schema_of_each_call_is_recorded():
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+    llm = ScriptedLLM(["plain", '{"n": 1}', '{"ok": true, "reason": "r"}'])
+    llm.complete([user("a")])
+    assert llm.complete_json([user("b")], schema).data == {"n": 1}
+    llm.complete_json([user("c")], Verdict)
+    assert llm.schemas[:2] == [None, schema]
+    assert llm.schemas[2] == Verdict.model_json_schema() and len(llm.calls) == 3
+
+
 def test_usage_is_about_four_characters_a_token():
     reply = ScriptedLLM(["x" * 40]).complete([user("y" * 80)])
     assert reply.usage.prompt_tokens == 20

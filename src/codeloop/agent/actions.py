@@ -1,9 +1,12 @@
-"""The action a model takes each step, as one JSON object constrained by a schema.
+"""The action a model takes each step, and the JSON schemas that constrain it.
 
-Shape: {"thought": str, "action": {"tool": <name>, "args": {...}}}. The action is a union with
-one branch per tool whose arguments are all required (optional ones accept null): under
-constrained decoding a small model then always produces a well-formed, complete call.
-The `finish` branch ends the turn; its arguments are the agent's final output schema.
+An action is {"thought": str, "action": {"tool": <name>, "args": {...}}}. A tool's arguments
+are all required (optional ones accept null): under constrained decoding a small model then
+always produces a well-formed, complete call. `finish` ends the turn; its arguments are the
+agent's final output schema. Two ways to ask for it (see agent/asking.py):
+  one_schema: one call whose `action` is a union with one branch per tool (`action_schema`);
+  two_step:   `choice_schema` ({"thought", "tool"}), then that tool's `args_schema`. Small
+              grammars: far faster under llama.cpp and easier for a small model.
 """
 
 from __future__ import annotations
@@ -68,13 +71,40 @@ def action_schema(tools: list[Tool], finish_schema: dict[str, Any],
     }
 
 
+def choice_schema(tools: list[Tool], exclude: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """Step one of two_step: the thought and the name of the tool to use (or finish)."""
+    names = [t.name for t in tools if t.name not in exclude] + [FINISH]
+    return {
+        "title": "agent_choice",
+        "type": "object",
+        "properties": {"thought": {"type": "string"}, "tool": {"type": "string", "enum": names}},
+        "required": ["thought", "tool"],
+        "additionalProperties": False,
+    }
+
+
+def args_schema(tool: str, tools: list[Tool], finish_schema: dict[str, Any]) -> dict[str, Any]:
+    """Step two of two_step: the arguments of the chosen tool, every one required."""
+    if tool == FINISH:
+        return finish_schema
+    for candidate in tools:
+        if candidate.name == tool:
+            return candidate.parameters_schema(all_required=True)
+    raise KeyError(f"unknown tool {tool!r}")
+
+
+def make_action(thought: Any, tool: str, args: dict[str, Any] | None) -> Action:
+    """Schema-validated parts -> Action (a tool's null optional arguments are dropped)."""
+    args = dict(args or {})
+    if tool != FINISH:
+        args = {k: v for k, v in args.items() if v is not None}
+    return Action(str(thought or ""), tool, args)
+
+
 def parse_action(data: dict[str, Any]) -> Action:
-    """Schema-validated data -> Action (null optional arguments are dropped)."""
+    """Data valid against `action_schema` -> Action."""
     action = data["action"]
-    args = {k: v for k, v in (action.get("args") or {}).items() if v is not None}
-    if action["tool"] == FINISH:
-        args = dict(action.get("args") or {})
-    return Action(str(data.get("thought", "")), action["tool"], args)
+    return make_action(data.get("thought"), action["tool"], action.get("args"))
 
 
 def strict_model_schema(model: type[BaseModel]) -> dict[str, Any]:

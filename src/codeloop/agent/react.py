@@ -14,11 +14,12 @@ from typing import Any, Literal
 
 from langgraph.graph import END, START, StateGraph
 
-from codeloop.agent.actions import FINISH, Action, action_schema, parse_action
-from codeloop.agent.history import conversation_for_model
+from codeloop.agent.actions import FINISH, Action
+from codeloop.agent.asking import Asked, Asker
+from codeloop.agent.prompts import loop_text
 from codeloop.agent.state import AgentLimits, AgentState, message
-from codeloop.events import EventBus, LLMCall, Progress
-from codeloop.llm.base import LLM, ContextOverflow, InvalidStructuredOutput, LLMError
+from codeloop.events import EventBus, Progress
+from codeloop.llm.base import LLM, InvalidStructuredOutput, LLMError
 from codeloop.tools.toolbox import Toolbox
 
 MAX_INVALID_REPLIES = 3
@@ -35,46 +36,13 @@ class AgentSpec:
     limits: AgentLimits = field(default_factory=AgentLimits)
 
 
-@dataclass
-class _Asked:
-    action: Action
-    tokens: int
-
-
 class _Loop:
     """The nodes, closed over what is not state: the model, the tools, the event bus."""
 
     def __init__(self, llm: LLM, spec: AgentSpec, bus: EventBus | None,
                  on_turn_end: Callable[[dict[str, Any]], dict[str, Any]] | None) -> None:
-        self.llm, self.spec, self.bus, self.on_turn_end = llm, spec, bus, on_turn_end
-        self.tools = list(spec.toolbox.tools.values())
-
-    # ------------------------------------------------------------------ model calls
-    def _ask(self, state: AgentState, extra: list[dict[str, str]],
-             exclude: frozenset[str] = frozenset()) -> _Asked:
-        limits = self.spec.limits
-        schema = action_schema(self.tools, self.spec.finish_schema, exclude)
-        budget = limits.history_chars
-        while True:
-            messages = ([{"role": "system", "content": self.spec.system_prompt}]
-                        + conversation_for_model(state["messages"], state["turn"], budget)
-                        + extra)
-            try:
-                result = self.llm.complete_json(messages, schema,
-                                                max_tokens=limits.max_tokens_per_step,
-                                                temperature=limits.temperature)
-            except ContextOverflow:
-                if budget < 2_000:
-                    raise
-                budget //= 2  # show less history and try again
-                continue
-            reply = result.reply
-            if self.bus is not None:
-                self.bus.emit(LLMCall(model=reply.model, stage=self.spec.name,
-                                      prompt_tokens=reply.usage.prompt_tokens,
-                                      completion_tokens=reply.usage.completion_tokens,
-                                      seconds=reply.seconds))
-            return _Asked(parse_action(result.data), reply.usage.total_tokens)
+        self.spec, self.bus, self.on_turn_end = spec, bus, on_turn_end
+        self.asker = Asker(llm, spec, bus)
 
     # ------------------------------------------------------------------ nodes
     def think(self, state: AgentState) -> dict[str, Any]:
@@ -89,7 +57,7 @@ class _Loop:
                               f"of {limits.token_budget}, before the task was finished.")
         seen = dict(state["seen"])
         try:
-            asked = self._ask(state, [])
+            asked = self.asker.ask(state, [])
         except InvalidStructuredOutput as exc:
             return self._invalid_reply(state, seen, str(exc))
         except LLMError as exc:
@@ -122,7 +90,7 @@ class _Loop:
         return update
 
     def _change_tack(self, state: AgentState, action: Action, seen: dict[str, int],
-                     count: int) -> _Asked | str:
+                     count: int) -> Asked | str:
         """The third time an action repeats: ask again without that tool. Returns the new
         action, or the explanation to stop with."""
         explanation = (f"Stopped: the model kept repeating the same action ({action.tool} "
@@ -131,13 +99,10 @@ class _Loop:
             return explanation
         nudge = [
             {"role": "assistant", "content": action.to_json()},
-            {"role": "user", "content": (
-                f"You have chosen this same action three times: {action.tool} with the same "
-                "arguments. It will not be run again. Choose a DIFFERENT action, or finish "
-                "and explain why you are stuck.")},
+            {"role": "user", "content": loop_text("change_tack", tool=action.tool)},
         ]
         try:
-            forced = self._ask(state, nudge, exclude=frozenset({action.tool}))
+            forced = self.asker.ask(state, nudge, exclude=frozenset({action.tool}))
         except LLMError as exc:
             return explanation + f" Asked for a different move, the model failed: {exc}"
         if not forced.action.is_finish:
@@ -153,8 +118,7 @@ class _Loop:
                               f"Stopped: {invalid} replies in a row were not valid actions "
                               f"(last problem: {problem}).")
         seen["__invalid__"] = invalid
-        note = (f"Your last reply was not a valid action ({problem}). Reply with one JSON "
-                'object: {"thought": ..., "action": {"tool": ..., "args": {...}}}.')
+        note = loop_text(f"invalid_reply_{self.spec.limits.action_mode}", problem=problem)
         return {"seen": seen, "steps": state["steps"] + 1, "pending": None,
                 "messages": [message("user", note, "observation", state["turn"])]}
 
@@ -171,9 +135,7 @@ class _Loop:
                     "messages": [message("assistant", answer, "answer", turn)]}
         update: dict[str, Any] = {"steps": state["steps"] + 1, "pending": None}
         if pending["repeat"]:
-            text = (f"You already ran {pending['tool']} with exactly these arguments and no "
-                    "file has changed since, so the result is the same as above. Do something "
-                    "different, or finish.")
+            text = loop_text("repeat", tool=pending["tool"])
         else:
             outcome = self.spec.toolbox.run(pending["tool"], pending["args"])
             text = outcome.output

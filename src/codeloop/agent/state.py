@@ -9,6 +9,9 @@ from typing import Annotated, Any, Literal, TypedDict
 
 Status = Literal["running", "finished", "step_cap", "token_budget", "loop", "error"]
 MessageKind = Literal["request", "action", "observation", "answer", "note"]
+# How each step's action is asked for (agent/asking.py): two small constrained calls (the
+# tool, then its arguments) or one call with a union of every tool's arguments.
+ActionMode = Literal["two_step", "one_schema"]
 
 
 class AgentState(TypedDict):
@@ -50,3 +53,4 @@ class AgentLimits:
     max_tokens_per_step: int = 1024
     history_chars: int = 16_000  # the conversation shown to the model, beyond the system prompt
     temperature: float = 0.0
+    action_mode: ActionMode = "two_step"

@@ -96,7 +96,8 @@ def _parse_entry(raw: str | dict, index: int) -> _Entry:
 
 
 class ScriptedLLM:
-    """An LLM whose replies are given in advance. `.calls` holds every call's messages."""
+    """An LLM whose replies are given in advance. `.calls` holds every call's messages and
+    `.schemas`, beside it, the JSON schema each call was asked for (None for plain text)."""
 
     def __init__(self, replies: list[str | dict], name: str = "scripted") -> None:
         if not isinstance(replies, list):
@@ -108,6 +109,7 @@ class ScriptedLLM:
         self._next = 0
         self._lock = threading.Lock()
         self.calls: list[list[Message]] = []
+        self.schemas: list[dict[str, Any] | None] = []
 
     @classmethod
     def from_file(cls, path: str | Path, name: str | None = None) -> ScriptedLLM:
@@ -141,14 +143,7 @@ class ScriptedLLM:
         temperature: float = 0.0,
         stop: list[str] | None = None,
     ) -> Reply:
-        started = time.perf_counter()
-        msgs = to_messages(messages)
-        text = self._answer(msgs)
-        for marker in stop or []:
-            if marker and marker in text:
-                text = text[: text.index(marker)]
-        usage = Usage(sum(approx_tokens(m.content) for m in msgs), approx_tokens(text))
-        return Reply(text, usage, time.perf_counter() - started, self.name)
+        return self._complete(to_messages(messages), None, stop)
 
     def complete_json(
         self,
@@ -159,7 +154,7 @@ class ScriptedLLM:
         temperature: float = 0.0,
     ) -> JsonReply:
         structured = to_structured(schema)
-        reply = self.complete(messages, max_tokens=max_tokens, temperature=temperature)
+        reply = self._complete(to_messages(messages), structured.schema, None)
         return JsonReply(structured.parse_text(reply.text), reply)
 
     def stream(
@@ -176,9 +171,20 @@ class ScriptedLLM:
 
     # ------------------------------------------------------------------ internals
 
-    def _answer(self, msgs: list[Message]) -> str:
+    def _complete(self, msgs: list[Message], schema: dict[str, Any] | None,
+                  stop: list[str] | None) -> Reply:
+        started = time.perf_counter()
+        text = self._answer(msgs, schema)
+        for marker in stop or []:
+            if marker and marker in text:
+                text = text[: text.index(marker)]
+        usage = Usage(sum(approx_tokens(m.content) for m in msgs), approx_tokens(text))
+        return Reply(text, usage, time.perf_counter() - started, self.name)
+
+    def _answer(self, msgs: list[Message], schema: dict[str, Any] | None) -> str:
         with self._lock:
             self.calls.append(msgs)
+            self.schemas.append(schema)
             entry = self._pick(_last_user(msgs))
             if entry is None:
                 raise ScriptExhausted(self._exhausted_message(msgs))

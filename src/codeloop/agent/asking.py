@@ -1,0 +1,109 @@
+"""Asking the model for one step's action, under a JSON schema.
+
+two_step (the default): call 1 gets {"thought", "tool"} with the tool an enum; call 2 gets
+the same messages plus call 1's reply and a request for that tool's arguments, under exactly
+that tool's arguments schema. Two small grammars decode much faster under llama.cpp than
+one union of every tool, and a small model fails them less often.
+one_schema: one call under `action_schema` (a union with one branch per tool).
+
+Either way the result is one Action and the tokens of every call; each call emits an
+LLMCall event. When the prompt overflows the context, less history is shown and the call
+is tried again.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from codeloop.agent.actions import (
+    FINISH,
+    Action,
+    action_schema,
+    args_schema,
+    choice_schema,
+    make_action,
+    parse_action,
+)
+from codeloop.agent.history import conversation_for_model
+from codeloop.agent.prompts import loop_text
+from codeloop.agent.state import AgentState
+from codeloop.events import EventBus, LLMCall
+from codeloop.llm.base import LLM, ContextOverflow, InvalidStructuredOutput, JsonReply
+
+if TYPE_CHECKING:
+    from codeloop.agent.react import AgentSpec
+
+MIN_HISTORY_CHARS = 2_000  # below this, a context overflow is not retried with less history
+
+
+@dataclass
+class Asked:
+    action: Action
+    tokens: int
+
+
+class Asker:
+    """Asks `llm` for the next action of the agent `spec`, in its limits' action mode."""
+
+    def __init__(self, llm: LLM, spec: AgentSpec, bus: EventBus | None) -> None:
+        if spec.limits.action_mode not in ("two_step", "one_schema"):
+            raise ValueError(f"unknown action mode {spec.limits.action_mode!r}; "
+                             "use two_step or one_schema")
+        self.llm, self.spec, self.bus = llm, spec, bus
+        self.tools = list(spec.toolbox.tools.values())
+
+    def ask(self, state: AgentState, extra: list[dict[str, str]],
+            exclude: frozenset[str] = frozenset()) -> Asked:
+        """`extra` messages follow the conversation; `exclude` drops tools from the choice."""
+        budget = self.spec.limits.history_chars
+        if self.spec.limits.action_mode == "one_schema":
+            schema = action_schema(self.tools, self.spec.finish_schema, exclude)
+            result, _ = self._call(state, extra, schema, budget)
+            return Asked(parse_action(result.data), result.reply.usage.total_tokens)
+        choice, budget = self._call(state, extra, choice_schema(self.tools, exclude), budget)
+        tool = choice.data["tool"]
+        follow = extra + [
+            {"role": "assistant", "content": json.dumps(choice.data, ensure_ascii=False)},
+            {"role": "user", "content": loop_text("args_request", tool=tool,
+                                                  description=self._description(tool))},
+        ]
+        try:
+            args, _ = self._call(state, follow,
+                                 args_schema(tool, self.tools, self.spec.finish_schema), budget)
+        except InvalidStructuredOutput as exc:
+            raise InvalidStructuredOutput(f"arguments of {tool}: {exc}") from exc
+        tokens = choice.reply.usage.total_tokens + args.reply.usage.total_tokens
+        return Asked(make_action(choice.data["thought"], tool, args.data), tokens)
+
+    def _call(self, state: AgentState, extra: list[dict[str, str]], schema: dict[str, Any],
+              budget: int) -> tuple[JsonReply, int]:
+        """One model call; returns its reply and the history budget it fitted in."""
+        limits = self.spec.limits
+        while True:
+            messages = ([{"role": "system", "content": self.spec.system_prompt}]
+                        + conversation_for_model(state["messages"], state["turn"], budget)
+                        + extra)
+            try:
+                result = self.llm.complete_json(messages, schema,
+                                                max_tokens=limits.max_tokens_per_step,
+                                                temperature=limits.temperature)
+            except ContextOverflow:
+                if budget < MIN_HISTORY_CHARS:
+                    raise
+                budget //= 2  # show less history and try again
+                continue
+            reply = result.reply
+            if self.bus is not None:
+                self.bus.emit(LLMCall(model=reply.model, stage=self.spec.name,
+                                      prompt_tokens=reply.usage.prompt_tokens,
+                                      completion_tokens=reply.usage.completion_tokens,
+                                      seconds=reply.seconds))
+            return result, budget
+
+    def _description(self, tool: str) -> str:
+        if tool == FINISH:
+            return loop_text("finish_description")
+        text = self.spec.toolbox.tools[tool].description.strip()
+        return text.splitlines()[0] if text else tool

@@ -1,0 +1,153 @@
+"""How each step's action is asked for: two_step (the tool, then that tool's arguments, each
+under its own small schema) and one_schema (one union of every tool)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from agent_replies import ARGS_REQUEST, act, finish, scripted
+
+from codeloop.agent.actions import action_schema, choice_schema
+from codeloop.agent.factory import agent_spec
+from codeloop.agent.session import AgentSession
+from codeloop.agent.state import AgentLimits
+from codeloop.llm.scripted import approx_tokens
+
+LIST = act("list_files", path=".", pattern="*")
+
+
+def _run(llm, repo, store, snapshots, bus=None, mode="two_step", request="go"):
+    spec = agent_spec("single", repo, limits=AgentLimits(action_mode=mode), bus=bus)
+    session = AgentSession(llm, spec, checkpointer=store.checkpointer(), snapshots=snapshots,
+                           thread="t", bus=bus)
+    return spec, session.ask(request)
+
+
+def _enum(schema):
+    return schema["properties"]["tool"]["enum"]
+
+
+def test_two_step_asks_for_the_tool_then_exactly_its_arguments(repo, store, snapshots):
+    llm = scripted(act("write_file", "make it", path="a.py", content="A = 1\n",
+                       start_line=None, end_line=None), finish("Wrote a.py."))
+    spec, result = _run(llm, repo, store, snapshots)
+    assert result.status == "finished" and result.answer == "Wrote a.py."
+    assert (repo.root / "a.py").read_text() == "A = 1\n"
+    tools = list(spec.toolbox.tools.values())
+    choice, write_args, _, finish_args = llm.schemas
+    assert choice == choice_schema(tools)
+    assert choice["required"] == ["thought", "tool"] and not choice["additionalProperties"]
+    assert _enum(choice) == [t.name for t in tools] + ["finish"]
+    assert write_args == spec.toolbox.tools["write_file"].parameters_schema(all_required=True)
+    assert finish_args == spec.finish_schema
+    # Call 2 repeats call 1's messages, then its reply and the request for arguments.
+    first, second = llm.calls[0], llm.calls[1]
+    assert second[:-2] == first
+    assert second[-2].role == "assistant"
+    assert json.loads(second[-2].content) == {"thought": "make it", "tool": "write_file"}
+    assert second[-1].role == "user"
+    assert second[-1].content.startswith(ARGS_REQUEST + "write_file as JSON.")
+    description = spec.toolbox.tools["write_file"].description.strip().splitlines()[0]
+    assert description in second[-1].content
+    assert llm.calls[3][-1].content.startswith(ARGS_REQUEST + "finish as JSON.")
+
+
+def test_both_calls_are_counted_and_reported(repo, store, snapshots, events):
+    bus, recorder = events
+    replies = [LIST, finish("done")]
+    llm = scripted(*replies)
+    _, result = _run(llm, repo, store, snapshots, bus=bus)
+    texts = [text for step in replies for text in step.replies("two_step")]
+    expected = sum(sum(approx_tokens(m.content) for m in call) + approx_tokens(text)
+                   for call, text in zip(llm.calls, texts, strict=True))
+    assert len(llm.calls) == 4 and result.tokens == expected
+    calls = recorder.of_type("llm_call")
+    assert len(calls) == 4 and {c.stage for c in calls} == {"agent"}
+    assert sum(c.prompt_tokens + c.completion_tokens for c in calls) == expected
+
+
+def test_change_of_tack_drops_the_repeated_tool_from_the_choice(repo, store, snapshots):
+    llm = scripted(LIST, LIST, LIST, act("read_file", path="README.md", start_line=None,
+                                         end_line=None), finish("Only a README."))
+    spec, result = _run(llm, repo, store, snapshots)
+    assert result.status == "finished" and result.answer == "Only a README."
+    tools = [t.name for t in spec.toolbox.tools.values()]
+    tack = next(i for i, call in enumerate(llm.calls) if "three times" in call[-1].content)
+    assert _enum(llm.schemas[tack]) == [t for t in tools if t != "list_files"] + ["finish"]
+    assert llm.schemas[tack + 1] == spec.toolbox.tools["read_file"].parameters_schema(
+        all_required=True)
+    assert "list_files" in _enum(llm.schemas[0])
+
+
+def test_choosing_the_dropped_tool_again_is_refused(repo, store, snapshots):
+    again = json.dumps({"thought": "once more", "tool": "list_files"})
+    llm = scripted(LIST, LIST, LIST, again, json.dumps(LIST.args))
+    _, result = _run(llm, repo, store, snapshots)
+    assert result.status == "loop"
+    assert "Asked for a different move, the model failed" in result.answer
+    assert "'list_files' is not one of" in result.answer
+    assert llm.remaining == 1  # its arguments were never asked for
+
+
+def test_an_invalid_choice_or_invalid_arguments_become_observations(repo, store, snapshots):
+    bad_choice = json.dumps({"thought": "hmm", "tool": "delete_everything"})
+    bad_args = act("read_file", "x", path="a")  # start_line and end_line are missing
+    llm = scripted(bad_choice, bad_args, finish("ok"))
+    _, result = _run(llm, repo, store, snapshots)
+    assert result.status == "finished" and result.answer == "ok" and result.steps == 2
+    first_note, second_note = llm.calls[1][-1].content, llm.calls[3][-1].content
+    assert "not a valid action" in first_note and "delete_everything" in first_note
+    assert "not a valid action" in second_note and "arguments of read_file" in second_note
+    assert "start_line" in second_note and "Choose one of the tools" in second_note
+
+
+def test_three_invalid_replies_in_a_row_stop_the_turn(repo, store, snapshots):
+    bad_choice = json.dumps({"thought": "hmm", "action": {"tool": "finish"}})
+    llm = scripted(bad_choice, act("read_file", "x", path="a"), bad_choice)
+    _, result = _run(llm, repo, store, snapshots)
+    assert result.status == "error"
+    assert "3 replies in a row were not valid actions" in result.answer
+
+
+def test_an_overflowing_arguments_call_is_retried_with_less_history(repo, store, snapshots):
+    (repo.root / "big.txt").write_text("x" * 30_000)
+    read = act("read_file", path="big.txt", start_line=None, end_line=None)
+    choice_reply, args_reply = finish("big").replies("two_step")
+    llm = scripted(read, LIST, choice_reply,
+                   {"raise": "ContextOverflow", "message": "too long"}, args_reply)
+    _, result = _run(llm, repo, store, snapshots)
+    assert result.status == "finished" and result.answer == "big"
+    choice, overflowed, retried = llm.calls[4:]
+    assert overflowed[:-2] == choice  # the choice stands; only the arguments are asked again
+    assert sum(len(m.content) for m in retried) < sum(len(m.content) for m in overflowed)
+    assert retried[-1].content.startswith(ARGS_REQUEST + "finish")
+
+
+def test_one_schema_mode_asks_once_per_step(repo, store, snapshots, events):
+    bus, recorder = events
+    steps = [act("write_file", path="b.py", content="B = 2\n", start_line=None, end_line=None),
+             LIST, LIST, LIST, finish("Wrote b.py.")]
+    llm = scripted(*steps, mode="one_schema")
+    spec, result = _run(llm, repo, store, snapshots, bus=bus, mode="one_schema")
+    assert result.status == "finished" and result.answer == "Wrote b.py."
+    assert (repo.root / "b.py").read_text() == "B = 2\n"
+    tools = list(spec.toolbox.tools.values())
+    assert len(llm.calls) == len(steps) == len(recorder.of_type("llm_call"))
+    assert llm.schemas[0] == action_schema(tools, spec.finish_schema)
+    branches = llm.schemas[4]["properties"]["action"]["anyOf"]  # after the change of tack
+    assert "list_files" not in [b["properties"]["tool"]["enum"][0] for b in branches]
+    assert all(ARGS_REQUEST not in call[-1].content for call in llm.calls)
+
+
+def test_one_schema_mode_invalid_reply_note(repo, store, snapshots):
+    llm = scripted(act("read_file", "x", path="a"), finish("ok"), mode="one_schema")
+    _, result = _run(llm, repo, store, snapshots, mode="one_schema")
+    assert result.status == "finished"
+    note = llm.calls[1][-1].content
+    assert "not a valid action" in note and '"action": {"tool": ...' in note
+
+
+def test_an_unknown_action_mode_is_refused(repo, store, snapshots):
+    with pytest.raises(ValueError, match="unknown action mode"):
+        _run(scripted(finish("x")), repo, store, snapshots, mode="three_step")
