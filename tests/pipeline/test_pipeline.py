@@ -50,22 +50,37 @@ def test_a_failing_test_is_never_correct_and_refinement_is_capped_at_three(add_t
     assert "add(2, 2) returned 5, expected 4" in r.result.review["issues"]
 
 
-def test_repair_prompt_is_fresh_and_holds_the_code_and_concrete_failures(add_task, run):
-    r = run(add_task, [ANALYSIS, PLAN, WRONG, RIGHT])
-    repair = r.llm.calls[3]
-    assert len(repair) == 1  # one fresh user message, not a growing chat
+def test_first_refinement_is_the_plain_prompt_then_a_fresh_repair_prompt(add_task, run):
+    r = run(add_task, [ANALYSIS, PLAN, WRONG, WRONG, RIGHT])
+    resample, repair = r.llm.calls[3], r.llm.calls[4]
+    # Round 1: the plain one-shot prompt, without the plan or the failing code.
+    assert "This attempt is wrong" not in resample[-1].content
+    assert "A plan you may follow" not in resample[-1].content
+    # Round 2: one fresh user message (not a growing chat) with the code and its failures.
+    assert len(repair) == 1
     text = repair[0].content
     assert "return a + b + 1" in text and "add(2, 2) returned 5, expected 4" in text
-    assert r.result.verdict == CORRECT and r.result.refinement_count == 1
+    assert [a["strategy"] for a in r.result.attempts] == ["generation", "resample", "repair"]
+    assert r.result.verdict == CORRECT and r.result.refinement_count == 2
     assert "return a + b\n" in r.result.code
 
 
-def test_after_a_failed_repair_a_plain_prompt_resample_is_tried(add_task, run):
-    r = run(add_task, [ANALYSIS, PLAN, WRONG, WRONG, RIGHT])
-    resample = r.prompts()[4]
-    assert "This attempt is wrong" not in resample and "A plan you may follow" not in resample
-    assert [a["strategy"] for a in r.result.attempts] == ["generation", "repair", "resample"]
-    assert r.result.verdict == CORRECT and r.result.refinement_count == 2
+def test_after_a_failed_repair_a_sampled_resample_is_tried(add_task, run):
+    r = run(add_task, [ANALYSIS, PLAN, WRONG, WRONG, WRONG, RIGHT])
+    assert [a["strategy"] for a in r.result.attempts] == [
+        "generation", "resample", "repair", "resample"]
+    labels = [e.output.splitlines()[0] for e in r.recorder.of_type("stage_end")
+              if e.stage == "refinement"]
+    assert labels == ["[resample]", "[repair]", "[resample at temperature 0.6]"]
+    assert r.result.verdict == CORRECT and r.result.refinement_count == 3
+
+
+def test_a_repair_that_improves_the_code_is_followed_by_another_repair(add_task, run):
+    r = run(add_task, [ANALYSIS, PLAN, WRONG, WRONG, HALF_WRONG, RIGHT])
+    assert [a["strategy"] for a in r.result.attempts] == [
+        "generation", "resample", "repair", "repair"]
+    assert "add(0, 0) returned 1, expected 0" in r.prompts()[5]
+    assert r.result.verdict == CORRECT
 
 
 def test_a_worse_candidate_never_replaces_the_better_code(add_task, run):
@@ -98,11 +113,11 @@ def test_reply_without_code_is_a_failed_generation_that_goes_to_refinement(add_t
 
 def test_signature_mismatch_is_an_issue_even_when_tests_pass(add_task, run):
     renamed = "```python\ndef add(x, y):\n    return x + y\n```"
-    r = run(add_task, [ANALYSIS, PLAN, renamed, RIGHT])
+    r = run(add_task, [ANALYSIS, PLAN, renamed, renamed, RIGHT])
     first = r.result.attempts[0]
     assert first["passed"] == 3 and "signature mismatch" in first["feedback"]
-    assert "'add' takes (x, y), the task says (a, b)" in r.prompts()[3]
-    assert r.result.verdict == CORRECT and r.result.refinement_count == 1
+    assert "'add' takes (x, y), the task says (a, b)" in r.prompts()[4]  # the repair round
+    assert r.result.verdict == CORRECT and r.result.refinement_count == 2
 
 
 def test_external_test_file_failures_count(add_task, run, tmp_path):

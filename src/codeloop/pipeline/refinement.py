@@ -2,11 +2,15 @@
 
 Each round is a fresh, short prompt, never a growing chat (small models repeat their
 wrong code in a chat). Two tactics:
+  resample  a fresh answer to the plain one-shot prompt: greedy first (when generation had
+            a plan, this is a new sample, and on HumanEval it is the strongest single
+            guess a small model makes), then at a low temperature;
   repair    the task, the current code and its concrete failures ("f(2) returned 5,
-            expected 4"); used first, and again after a round that improved the code;
-  resample  a fresh answer to the plain one-shot prompt (greedy first, then a low
-            temperature); used when there is no code or the last round did not help.
-Review keeps whichever candidate passes more of the task's examples.
+            expected 4"); used after the greedy resample, and again after a round that
+            improved the code.
+Measured on HumanEval/0-28 with the 1.5B model: three of the five first generations that
+failed were fixed by the greedy resample and none by a repair tried before it, so the
+resample goes first. Review keeps whichever candidate passes more of the task's examples.
 """
 
 from __future__ import annotations
@@ -24,13 +28,14 @@ MAX_WARNINGS = 3
 def choose_tactic(state: SolveState, ctx: StageContext) -> tuple[Strategy, float | None]:
     """(tactic, temperature); None means the prompt file's own temperature."""
     attempts = state["attempts"]
-    if state["code"] and (state["refinement_count"] == 0 or attempts[-1]["accepted"]):
-        return "repair", None
     resampled = any(a["strategy"] == "resample" for a in attempts)
     # The plain prompt differs from the planned one, so its greedy answer is a new sample;
     # after that (or with no plan to differ from), sampling is what gives a new answer.
     if not resampled and state["plan"] and ctx.plan_in_generation:
         return "resample", 0.0
+    repaired = any(a["strategy"] == "repair" for a in attempts)
+    if state["code"] and (not repaired or attempts[-1]["accepted"]):
+        return "repair", None
     return "resample", float(load_prompt("refinement").extra.get("resample_temperature", 0.6))
 
 
