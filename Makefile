@@ -1,5 +1,5 @@
 # The README's two commands are `make demo` and `make test`; everything else is a helper.
-.PHONY: demo test setup setup-dev bench-llm bench-sandbox clean
+.PHONY: demo test setup setup-dev bench-llm bench-sandbox bench-agent clean
 
 VENV := .venv
 BIN := $(VENV)/bin
@@ -23,6 +23,10 @@ bench-sandbox:
 
 bench-llm:
 	$(BIN)/codeloop models --bench
+
+# The agent's workspace tasks (bench/agent_tasks), single and multi-agent, on the 1.5B model.
+bench-agent:
+	$(BIN)/python bench/agent_bench.py --model local:qwen2.5-coder-1.5b --mode both --out runs/agent-bench.json
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -4,7 +4,7 @@ Each task in bench/agent_tasks/<name>/ has task.yaml (request, test_command), fi
 starting workspace, committed to a fresh git repository) and check/ (hidden tests copied in
 after the agent finishes). The task passes when test_command exits 0 in the sandbox.
 
-    python bench/agent_bench.py --model local:/tmp/models/qwen2.5-coder-1.5b-q4_k_m.gguf \
+    python bench/agent_bench.py --model local:qwen2.5-coder-1.5b \
         --mode both --out bench/agent_results.json
 """
 
