@@ -1,6 +1,10 @@
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 import typer
@@ -80,3 +84,36 @@ def test_strategies_are_listed(cli):
     result = cli("bench", "strategies")
     assert result.exit_code == 0
     assert "oneshot" in result.stdout and "pipeline" in result.stdout
+
+
+def test_sigterm_stops_a_run_like_ctrl_c_with_its_summary_kept(tmp_path, humaneval):
+    """A background run is stopped with `kill` (it ignores SIGINT): the finished problems
+    and summary.json are kept, and --resume finishes the rest."""
+    ids = list(humaneval)[:40]
+    model = _script(tmp_path, humaneval, ids)
+    out = tmp_path / "run"
+    command = [sys.executable, "-m", "codeloop", "bench", "humaneval", "--model", model,
+               "--limit", "40", "--out", str(out)]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    results = out / "results.jsonl"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if results.is_file() and results.read_text().count("\n") >= 2:
+            break
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGTERM)
+    _stdout, stderr = proc.communicate(timeout=60)
+
+    assert proc.returncode == 130, stderr
+    assert "interrupted" in stderr and "--resume" in stderr
+    done = results.read_text().count("\n")
+    assert 2 <= done < 40
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["problems_done"] == summary["passed"] == done
+    assert not summary["complete"]
+
+    resumed = subprocess.run(command + ["--resume", "--json"], capture_output=True, text=True,
+                             check=False, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    final = json.loads((out / "summary.json").read_text())
+    assert final["complete"] and final["problems_done"] == final["passed"] == 40

@@ -9,7 +9,7 @@ from typing import Any
 
 import typer
 
-from codeloop.commands.common import err_console, fail, settings_from_cli
+from codeloop.commands.common import err_console, fail, settings_from_cli, terminate_as_interrupt
 
 DEFAULT_TIMEOUT = 10.0
 
@@ -88,7 +88,7 @@ def _run(dataset: str, data: str | None, strategy_name: str, model: str | None,
     if resume:
         _show_resumed(progress, task, out_dir, {p.task_id for p in problems})
     try:
-        with progress:
+        with progress, terminate_as_interrupt():
             outcome = run_bench(problems, strategy, llm, out_dir, meta, workers=workers,
                                 resume=resume, timeout=timeout, on_record=on_record)
     except RunDirError as exc:

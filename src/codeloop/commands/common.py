@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 from typing import Any, NoReturn
 
 import typer
@@ -29,3 +33,22 @@ def settings_from_cli(**cli: Any):
 
 def is_tty() -> bool:
     return sys.stdout.isatty()
+
+
+@contextlib.contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """Within the block, SIGTERM (`kill`, `timeout`, a CI limit) ends the command as Ctrl-C
+    does, so its `finally` blocks still run: a long run keeps its summary. A background job
+    started from a script ignores SIGINT, so SIGTERM is how such a run gets stopped."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(_signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
