@@ -50,36 +50,47 @@ def test_a_failing_test_is_never_correct_and_refinement_is_capped_at_three(add_t
     assert "add(2, 2) returned 5, expected 4" in r.result.review["issues"]
 
 
-def test_first_refinement_is_the_plain_prompt_then_a_fresh_repair_prompt(add_task, run):
+def test_first_refinement_is_the_greedy_plain_prompt_then_samples_with_the_failures(
+        add_task, run):
     r = run(add_task, [ANALYSIS, PLAN, WRONG, WRONG, RIGHT])
-    resample, repair = r.llm.calls[3], r.llm.calls[4]
-    # Round 1: the plain one-shot prompt, without the plan or the failing code.
-    assert "This attempt is wrong" not in resample[-1].content
+    resample, sample = r.llm.calls[3], r.llm.calls[4]
+    # Round 1: the plain one-shot prompt, greedy, without the plan or the failing code.
     assert "A plan you may follow" not in resample[-1].content
-    # Round 2: one fresh user message (not a growing chat) with the code and its failures.
-    assert len(repair) == 1
-    text = repair[0].content
-    assert "return a + b + 1" in text and "add(2, 2) returned 5, expected 4" in text
-    assert [a["strategy"] for a in r.result.attempts] == ["generation", "resample", "repair"]
+    assert "earlier attempt" not in resample[-1].content
+    assert r.llm.temperatures[3] == 0.0
+    # Round 2: one fresh user message (not a growing chat) with the task and the concrete
+    # failure, sampled; the wrong code itself is not shown (small models copy it).
+    assert len(sample) == 1
+    text = sample[0].content
+    assert "def add(a: int, b: int) -> int" in text
+    assert "add(0, 0) returned 1, expected 0" in text
+    assert "a + b + 1" not in text
+    assert r.llm.temperatures[4] > 0.0
+    assert [a["strategy"] for a in r.result.attempts] == ["generation", "resample", "sample"]
     assert r.result.verdict == CORRECT and r.result.refinement_count == 2
     assert "return a + b\n" in r.result.code
 
 
-def test_after_a_failed_repair_a_sampled_resample_is_tried(add_task, run):
+def test_every_round_after_the_resample_is_a_new_sample(add_task, run):
     r = run(add_task, [ANALYSIS, PLAN, WRONG, WRONG, WRONG, RIGHT])
     assert [a["strategy"] for a in r.result.attempts] == [
-        "generation", "resample", "repair", "resample"]
+        "generation", "resample", "sample", "sample"]
     labels = [e.output.splitlines()[0] for e in r.recorder.of_type("stage_end")
               if e.stage == "refinement"]
-    assert labels == ["[resample]", "[repair]", "[resample at temperature 0.6]"]
+    assert labels == ["[resample]", "[sample at temperature 0.8]",
+                      "[sample at temperature 0.8]"]
     assert r.result.verdict == CORRECT and r.result.refinement_count == 3
 
 
-def test_a_repair_that_improves_the_code_is_followed_by_another_repair(add_task, run):
-    r = run(add_task, [ANALYSIS, PLAN, WRONG, WRONG, HALF_WRONG, RIGHT])
-    assert [a["strategy"] for a in r.result.attempts] == [
-        "generation", "resample", "repair", "repair"]
-    assert "add(0, 0) returned 1, expected 0" in r.prompts()[5]
+def test_a_sample_sees_the_failures_of_the_best_code_so_far(add_task, run):
+    wrong_for_two = ("```python\ndef add(a: int, b: int) -> int:\n"
+                     "    return 5 if a == 2 else a + b\n```")
+    r = run(add_task, [ANALYSIS, PLAN, WRONG, WRONG, wrong_for_two, RIGHT])
+    assert "add(0, 0) returned 1, expected 0" in r.prompts()[4]
+    # wrong_for_two passed two of the three checks and became the code: the next round is
+    # told what still fails, not the older failure.
+    assert "add(2, 2) returned 5, expected 4" in r.prompts()[5]
+    assert "add(0, 0) returned 1" not in r.prompts()[5]
     assert r.result.verdict == CORRECT
 
 
@@ -116,7 +127,7 @@ def test_signature_mismatch_is_an_issue_even_when_tests_pass(add_task, run):
     r = run(add_task, [ANALYSIS, PLAN, renamed, renamed, RIGHT])
     first = r.result.attempts[0]
     assert first["passed"] == 3 and "signature mismatch" in first["feedback"]
-    assert "'add' takes (x, y), the task says (a, b)" in r.prompts()[4]  # the repair round
+    assert "'add' takes (x, y), the task says (a, b)" in r.prompts()[4]  # the sampled round
     assert r.result.verdict == CORRECT and r.result.refinement_count == 2
 
 

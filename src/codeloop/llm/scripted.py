@@ -96,8 +96,9 @@ def _parse_entry(raw: str | dict, index: int) -> _Entry:
 
 
 class ScriptedLLM:
-    """An LLM whose replies are given in advance. `.calls` holds every call's messages and
-    `.schemas`, beside it, the JSON schema each call was asked for (None for plain text)."""
+    """An LLM whose replies are given in advance. `.calls` holds every call's messages;
+    beside it, `.schemas` the JSON schema each call was asked for (None for plain text) and
+    `.temperatures` the temperature it was asked at."""
 
     def __init__(self, replies: list[str | dict], name: str = "scripted") -> None:
         if not isinstance(replies, list):
@@ -110,6 +111,7 @@ class ScriptedLLM:
         self._lock = threading.Lock()
         self.calls: list[list[Message]] = []
         self.schemas: list[dict[str, Any] | None] = []
+        self.temperatures: list[float] = []
 
     @classmethod
     def from_file(cls, path: str | Path, name: str | None = None) -> ScriptedLLM:
@@ -143,7 +145,7 @@ class ScriptedLLM:
         temperature: float = 0.0,
         stop: list[str] | None = None,
     ) -> Reply:
-        return self._complete(to_messages(messages), None, stop)
+        return self._complete(to_messages(messages), None, stop, temperature)
 
     def complete_json(
         self,
@@ -154,7 +156,7 @@ class ScriptedLLM:
         temperature: float = 0.0,
     ) -> JsonReply:
         structured = to_structured(schema)
-        reply = self._complete(to_messages(messages), structured.schema, None)
+        reply = self._complete(to_messages(messages), structured.schema, None, temperature)
         return JsonReply(structured.parse_text(reply.text), reply)
 
     def stream(
@@ -172,19 +174,21 @@ class ScriptedLLM:
     # ------------------------------------------------------------------ internals
 
     def _complete(self, msgs: list[Message], schema: dict[str, Any] | None,
-                  stop: list[str] | None) -> Reply:
+                  stop: list[str] | None, temperature: float) -> Reply:
         started = time.perf_counter()
-        text = self._answer(msgs, schema)
+        text = self._answer(msgs, schema, temperature)
         for marker in stop or []:
             if marker and marker in text:
                 text = text[: text.index(marker)]
         usage = Usage(sum(approx_tokens(m.content) for m in msgs), approx_tokens(text))
         return Reply(text, usage, time.perf_counter() - started, self.name)
 
-    def _answer(self, msgs: list[Message], schema: dict[str, Any] | None) -> str:
+    def _answer(self, msgs: list[Message], schema: dict[str, Any] | None,
+                temperature: float) -> str:
         with self._lock:
             self.calls.append(msgs)
             self.schemas.append(schema)
+            self.temperatures.append(temperature)
             entry = self._pick(_last_user(msgs))
             if entry is None:
                 raise ScriptExhausted(self._exhausted_message(msgs))
