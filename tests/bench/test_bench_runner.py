@@ -5,7 +5,7 @@ import json
 import pytest
 
 from codeloop.bench.meta import run_meta
-from codeloop.bench.records import RESULTS_FILE, SUMMARY_JSON, SUMMARY_MD, RunDirError
+from codeloop.bench.records import RESULTS_FILE, RUN_FILE, SUMMARY_JSON, SUMMARY_MD, RunDirError
 from codeloop.bench.runner import run_bench
 from codeloop.bench.strategies import get_strategy
 from codeloop.llm.base import BackendUnreachable
@@ -113,6 +113,18 @@ def test_resume_refuses_a_different_run(problems, tmp_path):
     with pytest.raises(RunDirError, match="strategy: 'oneshot' there, 'pipeline' now"):
         run_bench(problems, get_strategy("pipeline"), ScriptedLLM([]), out,
                   _meta(strategy="pipeline"), resume=True)
+
+
+def test_each_resume_records_the_runtime_it_ran_with(problems, tmp_path):
+    # llama.cpp's thread count changes greedy answers, so a resumed run says what it ran on.
+    out = tmp_path / "run"
+    run_bench(problems[:1], get_strategy("oneshot"), ScriptedLLM(_rules(problems)), out,
+              {**_meta(), "runtime": {"n_threads": 1}})
+    run_bench(problems, get_strategy("oneshot"), ScriptedLLM(_rules(problems)), out,
+              {**_meta(), "runtime": {"n_threads": 2}}, resume=True)
+    run = json.loads((out / RUN_FILE).read_text())
+    assert run["runtime"] == {"n_threads": 1}
+    assert [entry["runtime"] for entry in run["resumed"]] == [{"n_threads": 2}]
 
 
 def test_an_outage_stops_the_run_and_records_nothing_for_it(problems, tmp_path):

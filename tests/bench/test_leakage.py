@@ -70,7 +70,7 @@ def _script(problems) -> list[dict]:
     for p in problems:
         name = re.escape(p.entry_point)
         right = (p.prompt + p.reference) if p.dataset == "humaneval" else p.reference
-        rules.append({"match": rf"(?s)This attempt is wrong.*\b{name}\(", "reply": fenced(right)})
+        rules.append({"match": rf"(?s)\b{name}\(.*an earlier attempt got this wrong", "reply": fenced(right)})
         wrong = f"def {p.entry_point}(*args):\n    raise ValueError('not yet')\n"
         rules.append({"match": rf"(?s)Please provide.*\b{name}\(", "reply": fenced(wrong)})
     return rules
@@ -89,7 +89,8 @@ def test_pipeline_never_sees_hidden_tests(dataset, humaneval, mbpp, tmp_path):
     outcome = run_bench(problems, get_strategy("pipeline"), llm, tmp_path / "run", meta)
 
     prompts = _user_prompts(llm)
-    assert any("This attempt is wrong" in p for p in prompts), "refinement was exercised"
+    assert any("an earlier attempt got this wrong" in p for p in prompts), \
+        "refinement was exercised"
     for problem in problems:
         hidden = hidden_calls(problem)
         assert hidden, f"{problem.task_id}: the check needs hidden calls to look for"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from codeloop.bench.meta import run_meta
+from codeloop.bench.meta import run_meta, runtime
 from codeloop.bench.runner import run_bench
 from codeloop.bench.strategies import get_strategy
 
@@ -36,3 +36,4 @@ def test_oneshot_with_the_05b_model(humaneval, tmp_path):
     assert summary["llm"]["completion_tokens"] > 30
     assert "no_code" not in summary["outcomes"], summary["problems"]
     assert summary["passed"] >= 2, summary["problems"]
+    assert runtime(llm)["n_ctx"] == 2048 and runtime(llm)["n_threads"] >= 1

@@ -131,6 +131,13 @@ def test_signature_mismatch_is_an_issue_even_when_tests_pass(add_task, run):
     assert r.result.verdict == CORRECT and r.result.refinement_count == 2
 
 
+def test_the_failure_note_names_a_failing_case_before_a_signature_problem(add_task, run):
+    renamed_and_wrong = "```python\ndef add(x, y):\n    return x + y + 1\n```"
+    r = run(add_task, [ANALYSIS, PLAN, renamed_and_wrong, renamed_and_wrong, RIGHT])
+    assert "signature mismatch" in r.result.attempts[0]["feedback"]
+    assert "earlier attempt got this wrong: add(0, 0) returned 1, expected 0" in r.prompts()[4]
+
+
 def test_external_test_file_failures_count(add_task, run, tmp_path):
     tests = tmp_path / "add-tests.py"
     tests.write_text("def test_add_big():\n    from solution import add\n"

@@ -29,6 +29,17 @@ def test_entry_point_comes_from_the_signature():
     assert task.function_stub().startswith("def count_vowels(s: str) -> int:\n    \"\"\"\n")
 
 
+def test_the_model_is_shown_every_example_once():
+    task = Task(task_id="x", signature="def count_vowels(s: str) -> int",
+                docstring="Count vowels.\n>>> count_vowels('a')\n1",
+                examples=">>> count_vowels('a')\n1\ncount_vowels('Hello') == 2")
+    source = task.prompt_source()
+    compile(source, "prompt", "exec")
+    assert "count_vowels('Hello') == 2" in source  # a task file's example, not in the docstring
+    assert source.count(">>> count_vowels('a')") == 1  # the docstring's own, not repeated
+    assert Task(task_id="y", signature="def f()", docstring="F.").unstated_examples() == []
+
+
 def test_from_prompt_splits_context_signature_and_docstring():
     prompt = ('from typing import List\n\n\ndef helper(x):\n    return x\n\n\n'
               'def solve(nums: List[int],\n          k: int) -> int:\n'

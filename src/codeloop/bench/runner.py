@@ -91,7 +91,8 @@ def prepare_out_dir(out_dir: Path, meta: dict[str, Any], resume: bool) -> None:
         if different:
             raise RunDirError(f"cannot resume {out_dir}: " + "; ".join(different))
         previous.setdefault("resumed", []).append(
-            {"date": meta.get("date"), "command": meta.get("command")})
+            {"date": meta.get("date"), "command": meta.get("command"),
+             "runtime": meta.get("runtime", {})})
         write_json(run_file, previous)
     else:
         write_json(run_file, meta)

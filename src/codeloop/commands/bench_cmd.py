@@ -50,7 +50,7 @@ def _run(dataset: str, data: str | None, strategy_name: str, model: str | None,
          resume: bool, as_json: bool, timeout: float, max_refinements: int | None,
          max_tokens: int | None) -> None:
     from codeloop.bench.datasets import DatasetError, load_dataset, select
-    from codeloop.bench.meta import run_meta
+    from codeloop.bench.meta import run_meta, runtime
     from codeloop.bench.records import RunDirError
     from codeloop.bench.runner import run_bench
     from codeloop.bench.strategies import UnknownStrategy, get_strategy
@@ -77,6 +77,7 @@ def _run(dataset: str, data: str | None, strategy_name: str, model: str | None,
         llm = get_llm(settings.model, settings)
     except LLMError as exc:
         fail(str(exc))
+    meta["runtime"] = runtime(llm)
 
     progress, task = _progress(len(problems), 0, 0, f"{dataset} · {strategy_name}")
 

@@ -34,8 +34,11 @@ def choose_tactic(state: SolveState, ctx: StageContext) -> Strategy:
 
 
 def failure_note(state: SolveState) -> str:
-    """The best code's first failing check(s): what it got wrong, in its own words."""
-    return "; ".join(feedback_text(state["exec_result"]).splitlines()[:MAX_FAILURE_LINES])
+    """The best code's first failing check(s), concrete cases first ("f(2) returned 5,
+    expected 4"); a load error or a signature problem when no case ran."""
+    summary = state["exec_result"]
+    lines = summary["failures"] or feedback_text(summary).splitlines()
+    return "; ".join(lines[:MAX_FAILURE_LINES])
 
 
 def refine(state: SolveState, ctx: StageContext, log: CallLog) -> StageOutput:

@@ -71,10 +71,20 @@ class Task(BaseModel):
     def signature_node(self) -> ast.FunctionDef | ast.AsyncFunctionDef:
         return _parse_signature(self.signature)
 
+    def unstated_examples(self) -> list[str]:
+        """The example lines the docstring does not already show (HumanEval's examples are
+        taken from its docstring; a task file's and MBPP's are not in it)."""
+        shown = {line.strip() for line in self.docstring.splitlines()}
+        return [line.strip() for line in self.examples.splitlines()
+                if line.strip() and line.strip() not in shown]
+
     def function_stub(self) -> str:
-        """The signature with its docstring, as a Python source stub."""
+        """The signature with its docstring and examples, as a Python source stub: the
+        model is shown every example its code will be tested on."""
         header = self.signature if self.signature.endswith(":") else self.signature + ":"
         doc = textwrap.dedent(self.docstring).strip("\n")
+        if examples := self.unstated_examples():
+            doc += "\n\nExamples:\n" + "\n".join(examples)
         quote = "'''" if '"""' in doc else '"""'
         body = textwrap.indent(f"{quote}\n{doc}\n{quote}", "    ")
         return f"{header}\n{body}\n"
