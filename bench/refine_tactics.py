@@ -13,6 +13,11 @@ benchmark scores):
 
     python bench/refine_tactics.py bench/results/humaneval-1.5b-oneshot --samples 3 \
         --out runs/refine-tactics.jsonl
+    python bench/refine_tactics.py --summary bench/results/refine-tactics/humaneval-1.5b.jsonl
+
+The stored records (2026-11-23, 1.5B, 2 threads) were made on the one-shot run of
+2026-11-22 (bench/results/humaneval-1.5b-oneshot as of commit a39d1b4, 117/164) with this
+file's prompts, except that the repair prompt then listed every failing case, not the first.
 """
 
 from __future__ import annotations
@@ -112,13 +117,21 @@ def summarise(rows: list[dict]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("run_dir", type=Path, help="a one-shot `codeloop bench --out` directory")
+    parser.add_argument("run_dir", type=Path, nargs="?",
+                        help="a one-shot `codeloop bench --out` directory")
+    parser.add_argument("--summary", type=Path, help="only print the table of a records file")
     parser.add_argument("--model", default="local:qwen2.5-coder-1.5b")
     parser.add_argument("--samples", type=int, default=3, help="tries per sampled tactic")
     parser.add_argument("--temperature", type=float, default=0.8)
     parser.add_argument("--timeout", type=float, default=10.0)
-    parser.add_argument("--out", type=Path, required=True, help="JSONL, appended per problem")
+    parser.add_argument("--out", type=Path, help="JSONL, appended per problem")
     args = parser.parse_args()
+    if args.summary:
+        lines = args.summary.read_text(encoding="utf-8").splitlines()
+        print(summarise([json.loads(line) for line in lines if line.strip()]))
+        return
+    if args.run_dir is None or args.out is None:
+        parser.error("a run directory and --out are needed (or --summary FILE)")
     meta, records = load_run(args.run_dir)
     problems = {p.task_id: p for p in load_dataset(meta["dataset"], meta.get("data_path"))}
     llm = get_llm(args.model)
