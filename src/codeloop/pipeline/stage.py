@@ -41,12 +41,10 @@ class StageOutput:
 
 
 def ask_model(ctx: StageContext, log: CallLog, stage: str, messages: list[Message],
-              spec: PromptSpec, *, temperature: float | None = None) -> Reply:
-    """One model call within the stage's budget; emits LLMCall (and Token when streaming)."""
-    kwargs: dict[str, Any] = {
-        "max_tokens": spec.max_tokens,
-        "temperature": spec.temperature if temperature is None else temperature,
-    }
+              spec: PromptSpec) -> Reply:
+    """One model call at the prompt file's budget and temperature; emits LLMCall (and Token
+    when streaming)."""
+    kwargs: dict[str, Any] = {"max_tokens": spec.max_tokens, "temperature": spec.temperature}
     if ctx.stream and hasattr(ctx.llm, "stream"):
         reply = None
         for piece in ctx.llm.stream(messages, **kwargs):
