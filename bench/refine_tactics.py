@@ -40,7 +40,7 @@ from codeloop.pipeline.examples import task_assertions
 from codeloop.pipeline.execute import run_tests
 from codeloop.pipeline.extract import extract_code, join_program
 from codeloop.pipeline.prompts_loader import load_prompt
-from codeloop.pipeline.refinement import MAX_FAILURE_LINES
+from codeloop.pipeline.review import MAX_FAILURE_LINES
 
 REPAIR = Template("""{{ plain }}
 

@@ -159,15 +159,32 @@ def test_parallel_workers_give_the_same_results(problems, tmp_path):
 
 
 def test_pipeline_records_per_stage_figures(problems, tmp_path):
+    # HumanEval/2's draft is wrong (the rule fires once); the planned generation is right.
+    p2 = problems[1]
     rules = [{"match": "Analyse this", "reply": "- as described."},
-             {"match": "Write a short plan", "reply": "1. Do it."}] + _rules(problems[:2])
+             {"match": "Write a short plan", "reply": "1. Do it."},
+             {"match": f"def {p2.entry_point}(", "times": 1,
+              "reply": fenced(f"def {p2.entry_point}(*args):\n    return None")},
+             ] + _rules(problems[:2])
     outcome = run_bench(problems[:2], get_strategy("pipeline"), ScriptedLLM(rules),
                         tmp_path / "run", _meta(strategy="pipeline"))
     summary = outcome.summary
     assert summary["passed"] == 2
     assert {"analysis", "planning", "generation", "review"} <= set(summary["stages"])
-    assert summary["stages"]["analysis"]["calls"] == 2
-    assert summary["llm"]["calls"] == sum(s["calls"] for s in summary["stages"].values()) == 6
-    record = json.loads((tmp_path / "run" / RESULTS_FILE).read_text().splitlines()[0])
-    assert record["extra"]["verdict"] == "Code is correct"
-    assert record["extra"]["refinements"] == 0
+    assert summary["stages"]["analysis"]["calls"] == 1  # only for the wrong draft
+    assert summary["stages"]["generation"]["calls"] == 3
+    assert summary["llm"]["calls"] == sum(s["calls"] for s in summary["stages"].values()) == 5
+    records = [json.loads(ln) for ln in (tmp_path / "run" / RESULTS_FILE).read_text().splitlines()]
+    assert [r["calls"] for r in records] == [1, 4]
+    assert all(r["extra"]["verdict"] == "Code is correct" for r in records)
+    assert records[0]["extra"]["refinements"] == 0
+
+
+def test_planfirst_runs_analysis_and_planning_for_every_problem(problems, tmp_path):
+    rules = [{"match": "Analyse this", "reply": "- as described."},
+             {"match": "Write a short plan", "reply": "1. Do it."}] + _rules(problems[:2])
+    outcome = run_bench(problems[:2], get_strategy("planfirst"), ScriptedLLM(rules),
+                        tmp_path / "run", _meta(strategy="planfirst"))
+    assert outcome.summary["passed"] == 2
+    assert outcome.summary["stages"]["analysis"]["calls"] == 2
+    assert outcome.summary["llm"]["calls"] == 6

@@ -1,12 +1,21 @@
-"""The five stages on the scripted model: order, no-code rules, verdicts, refinement."""
+"""The five stages in the classic order (`solve --plan-first`: analysis and planning before
+any code) on the scripted model: order, no-code rules, verdicts, refinement. The default,
+draft-first order is in test_draft_first.py."""
 
 from __future__ import annotations
+
+import functools
 
 import pytest
 from pipeline_replies import ANALYSIS, HALF_WRONG, PLAN, RIGHT, WRONG
 
 from codeloop.llm.base import BackendUnreachable, LLMError
 from codeloop.pipeline.state import CORRECT, HAS_ISSUES
+
+
+@pytest.fixture
+def run(run):
+    return functools.partial(run, draft_first=False)
 
 
 def test_stage_order_and_early_exit_when_correct(add_task, run):
@@ -195,7 +204,7 @@ def test_state_is_checkpointed_per_run(add_task, tmp_path):
     with RunStore(tmp_path / "runs.sqlite") as store:
         saver = store.checkpointer()
         solve_task(add_task, ScriptedLLM([ANALYSIS, PLAN, RIGHT]), bus=EventBus("r1"),
-                   checkpointer=saver, thread_id="r1")
+                   checkpointer=saver, thread_id="r1", draft_first=False)
         saved = saver.get_tuple({"configurable": {"thread_id": "r1"}})
         assert saved.checkpoint["channel_values"]["review"]["verdict"] == CORRECT
         assert saved.checkpoint["channel_values"]["plan"] == PLAN

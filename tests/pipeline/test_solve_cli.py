@@ -53,7 +53,7 @@ ADD_TASK = {"task_id": "add", "signature": "def add(a, b)", "docstring": "Sum.",
 def test_json_result_and_the_run_is_stored(cli, tmp_path):
     store = tmp_path / "runs.sqlite"
     result = cli("--task-file", _tasks(tmp_path, [ADD_TASK]), "--json", "--store", str(store),
-                 "--model", _script(tmp_path, ["Adds.", "Add them.", ADD]))
+                 "--plan-first", "--model", _script(tmp_path, ["Adds.", "Add them.", ADD]))
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["verdict"] == "Code is correct" and data["passed"] is True
@@ -68,12 +68,14 @@ def test_json_result_and_the_run_is_stored(cli, tmp_path):
 
 
 def test_rich_output_has_code_verdict_metrics_and_usage(cli, tmp_path):
+    wrong = "```python\ndef add(a, b):\n    return a - b\n```"
     result = cli("--task-file", _tasks(tmp_path, [ADD_TASK]), "--show-node-info",
                  "--store", str(tmp_path / "r.sqlite"),
-                 "--model", _script(tmp_path, ["Adds two numbers.", "Add them.", ADD]))
+                 "--model", _script(tmp_path, [wrong, "Adds two numbers.", "Add them.", ADD]))
     assert result.exit_code == 0, result.output
     out = result.output
-    for expected in ("analysis", "planning", "generation", "review", "Adds two numbers.",
+    for expected in ("[draft]", "add(1, 2) returned -1, expected 3", "analysis", "planning",
+                     "generation", "review", "Adds two numbers.",
                      "def add(a, b):", "Code is correct", "Maintainability index",
                      "Excellent", "completion tokens", "total"):
         assert expected in out
@@ -81,9 +83,10 @@ def test_rich_output_has_code_verdict_metrics_and_usage(cli, tmp_path):
 
 def test_bundled_task_by_id_without_a_task_file(cli, tmp_path):
     result = cli("--task-id", "count_vowels", "--json", "--store", str(tmp_path / "r.sqlite"),
-                 "--model", _script(tmp_path, ["Counts vowels.", "Count them.", VOWELS]))
+                 "--model", _script(tmp_path, [VOWELS]))
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
+    assert set(data["stages"]) == {"generation", "review"}  # a right draft ends the run
     assert data["task_id"] == "count_vowels" and data["verdict"] == "Code is correct"
     assert data["exec_result"]["total"] >= 3
 
@@ -92,7 +95,7 @@ def test_failing_verdict_exits_1(cli, tmp_path):
     wrong = "```python\ndef add(a, b):\n    return a - b\n```"
     result = cli("--task-file", _tasks(tmp_path, [ADD_TASK]), "--max-refinements", "1",
                  "--store", str(tmp_path / "r.sqlite"),
-                 "--model", _script(tmp_path, ["Adds.", "Add.", wrong, wrong]))
+                 "--model", _script(tmp_path, [wrong, "Adds.", "Add.", wrong, wrong]))
     assert result.exit_code == 1
     assert "Code has issues" in result.output and "add(1, 2) returned -1, expected 3" in result.output
 

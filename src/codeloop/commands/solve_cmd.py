@@ -1,5 +1,6 @@
 """`codeloop solve`: function-level tasks through analysis, planning, generation, review and
-refinement. Heavy imports (LangGraph, the model runtime) happen inside the command."""
+refinement (a draft first; the thinking stages when review finds it wrong, see
+pipeline/graph.py). Heavy imports (LangGraph, the model runtime) happen inside the command."""
 
 from __future__ import annotations
 
@@ -55,6 +56,9 @@ def register(app: typer.Typer) -> None:
         store: str = typer.Option(None, "--store", help="Run store path (SQLite)."),
         max_refinements: int = typer.Option(3, "--max-refinements", min=0, max=3,
                                             help="Refinement rounds at most (0-3)."),
+        plan_first: bool = typer.Option(False, "--plan-first",
+                                        help="Run analysis and planning before any code, "
+                                        "even for a task whose first draft would pass."),
     ) -> None:
         """Write a function from its signature and docstring, test it, and refine it."""
         from rich.console import Console
@@ -97,7 +101,8 @@ def register(app: typer.Typer) -> None:
                         max_refinements=max_refinements, show_node_info=show_node_info,
                         stream=show_node_info and not as_json,
                         sandbox_timeout=settings.sandbox_timeout,
-                        checkpointer=run_store.checkpointer(), thread_id=run_id)
+                        checkpointer=run_store.checkpointer(), thread_id=run_id,
+                        draft_first=not plan_first)
                 except (LLMError, TestFileError) as exc:
                     run_store.finish_run(run_id, "error", {"error": str(exc)})
                     fail(f"{task.task_id}: {exc}")

@@ -1,16 +1,19 @@
 """Stage 1, analysis: behaviour, inputs and outputs, constraints, edge cases, pitfalls.
-Prose only; a reply with code is asked for once more (see `ask_prose`)."""
+Prose only; a reply with code is asked for once more (see `ask_prose`). After a wrong
+draft, the draft's first failure is in the prompt: it is the pitfall to analyse."""
 
 from __future__ import annotations
 
 from codeloop.llm.base import CallLog
 from codeloop.pipeline.prompts_loader import load_prompt
+from codeloop.pipeline.review import failure_note
 from codeloop.pipeline.stage import StageContext, StageOutput, ask_prose
 from codeloop.pipeline.state import SolveState
 
 
 def analyse(state: SolveState, ctx: StageContext, log: CallLog) -> StageOutput:
     text, retried = ask_prose(ctx, log, "analysis", load_prompt("analysis"),
-                              source=ctx.task.prompt_source())
+                              source=ctx.task.prompt_source(),
+                              failures=failure_note(state) if state["attempts"] else "")
     shown = text + ("\n(asked again: the first answer contained code)" if retried else "")
     return StageOutput({"analysis": text}, shown)

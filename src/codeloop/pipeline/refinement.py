@@ -4,7 +4,8 @@ Each round is a fresh, short prompt, never a growing chat (small models repeat t
 wrong code in a chat). Two tactics:
   resample  the plain one-shot prompt, greedy: when generation followed a plan, this is a
             different answer, and on HumanEval the strongest single guess a small model
-            makes. Used once, first.
+            makes. Used once, first, and never when generation already drafted from the
+            plain prompt (the answer would be the draft again).
   sample    the task with the concrete failures of the best code so far ("f(2) returned 5,
             expected 4"), at the prompt file's temperature, so every round is a new try.
 Review keeps whichever candidate passes more of the task's examples, so a round can never
@@ -17,28 +18,18 @@ from __future__ import annotations
 from codeloop.llm.base import CallLog
 from codeloop.pipeline.extract import extract_code
 from codeloop.pipeline.prompts_loader import load_prompt
-from codeloop.pipeline.review import feedback_text
+from codeloop.pipeline.review import failure_note
 from codeloop.pipeline.stage import StageContext, StageOutput, ask_model
 from codeloop.pipeline.state import SolveState, Strategy
-
-MAX_FAILURE_LINES = 1  # what was measured; more lines cost prefill and distract a small model
 
 
 def choose_tactic(state: SolveState, ctx: StageContext) -> Strategy:
     # The plain prompt differs from the planned one, so its greedy answer is a new sample;
     # after that (or with no plan to differ from), sampling is what gives a new answer.
-    resampled = any(a["strategy"] == "resample" for a in state["attempts"])
+    resampled = any(a["strategy"] in ("resample", "draft") for a in state["attempts"])
     if not resampled and state["plan"] and ctx.plan_in_generation:
         return "resample"
     return "sample"
-
-
-def failure_note(state: SolveState) -> str:
-    """The best code's first failing check(s), concrete cases first ("f(2) returned 5,
-    expected 4"); a load error or a signature problem when no case ran."""
-    summary = state["exec_result"]
-    lines = summary["failures"] or feedback_text(summary).splitlines()
-    return "; ".join(lines[:MAX_FAILURE_LINES])
 
 
 def refine(state: SolveState, ctx: StageContext, log: CallLog) -> StageOutput:

@@ -28,6 +28,7 @@ from codeloop.pipeline.state import (
 )
 
 NO_CODE = "the reply held no usable Python code defining the function"
+MAX_FAILURE_LINES = 1  # what was measured; more lines cost prefill and distract a small model
 
 
 def execute_candidate(code: str | None, ctx: StageContext) -> ExecSummary:
@@ -67,6 +68,14 @@ def judge(summary: ExecSummary) -> Review:
 
 def feedback_text(summary: ExecSummary) -> str:
     return "\n".join(judge(summary)["issues"]) or "all tests passed"
+
+
+def failure_note(state: SolveState) -> str:
+    """The best code's first failing check(s), concrete cases first ("f(2) returned 5,
+    expected 4"); a load error or a signature problem when no case ran."""
+    summary = state["exec_result"]
+    lines = summary["failures"] or feedback_text(summary).splitlines()
+    return "; ".join(lines[:MAX_FAILURE_LINES])
 
 
 def review(state: SolveState, ctx: StageContext, log: CallLog) -> StageOutput:

@@ -103,9 +103,12 @@ def solve_task(
     checkpointer: Any = None,
     thread_id: str | None = None,
     plan_in_generation: bool = True,
+    draft_first: bool = True,
 ) -> SolveResult:
     """Run the five stages on `task`. `stream` emits Token events while the model writes;
     `checkpointer` (e.g. RunStore.checkpointer()) persists the state after every stage;
+    `draft_first=False` runs analysis and planning before any code, even when a draft from
+    the task alone would have passed review (see graph.py);
     `plan_in_generation=False` gives generation the plain one-shot prompt (the plan then
     is kept for the record: a switch for benchmarks to compare)."""
     from codeloop.pipeline.graph import build_graph
@@ -121,9 +124,10 @@ def solve_task(
         assertions=task_assertions(task.examples, task.docstring, task.entry_point, task.context,
                                    params=[a.arg for a in task.signature_node().args.args]),
         sandbox_timeout=sandbox_timeout, plan_in_generation=plan_in_generation,
+        draft_first=draft_first,
     )
     graph = build_graph(ctx, checkpointer=checkpointer)
-    config: dict[str, Any] = {"recursion_limit": 12 + 2 * max_refinements}
+    config: dict[str, Any] = {"recursion_limit": 16 + 2 * max_refinements}
     if checkpointer is not None:
         config["configurable"] = {"thread_id": thread_id or bus.run_id or task.task_id}
     state = initial_state(task, model=getattr(llm, "name", "?"), show_node_info=show_node_info,

@@ -30,6 +30,7 @@ class StageContext:
     test_source: str | None = None  # the external test file, narrowed to this task
     stream: bool = False  # emit Token events while the model writes
     plan_in_generation: bool = True  # False: generation gets the plain one-shot prompt
+    draft_first: bool = True  # generation drafts first; analysis and planning only if it fails
     sandbox_timeout: float = 10.0
 
 
@@ -99,6 +100,9 @@ def _detail(stage: str, state: SolveState) -> str:
         return f"round {state['refinement_count'] + 1} of {state['max_refinements']}"
     if stage == "review" and state["refinement_count"]:
         return f"after refinement round {state['refinement_count']}"
+    if stage == "generation":
+        return "draft from the task alone" if not state["attempts"] and not state["plan"] \
+            else "following the plan"
     return state["task_id"]
 
 

@@ -17,7 +17,7 @@ CORRECT: Verdict = "Code is correct"
 HAS_ISSUES: Verdict = "Code has issues"
 
 StageName = Literal["analysis", "planning", "generation", "review", "refinement"]
-Strategy = Literal["generation", "resample", "sample"]
+Strategy = Literal["draft", "generation", "resample", "sample"]
 
 
 class StageUsage(TypedDict):

@@ -13,7 +13,9 @@ from codeloop.llm.base import LLM
 
 class Pipeline:
     name = "pipeline"
-    description = "codeloop's five-stage solve pipeline with up to N refinement rounds"
+    description = ("codeloop's solve pipeline: a draft; analysis, planning, generation and "
+                   "up to N refinement rounds when review finds it wrong")
+    draft_first = True
 
     def __init__(self, max_refinements: int = 3) -> None:
         self.max_refinements = max_refinements
@@ -25,7 +27,8 @@ class Pipeline:
         recorder = EventRecorder()
         bus.subscribe(recorder)
         result = solve_task(task_for(problem), llm, bus=bus,
-                            max_refinements=self.max_refinements)
+                            max_refinements=self.max_refinements,
+                            draft_first=self.draft_first)
         # Scored like oneshot's reply: the same extraction and preamble rules.
         program = build_program(problem, f"```python\n{result.code}\n```") if result.code \
             else None
