@@ -31,20 +31,39 @@ fi
 PIP=("$VENV/bin/python" -m pip --disable-pip-version-check -q)
 
 # --- llama.cpp runtime: build once per CPU, then reuse ---------------------------------
+# ggml's AMX kernels segfault on the first Q4_K_M forward pass on some Sapphire Rapids
+# VMs (llama.cpp issue 20824; seen here). A CPU with AMX gets an explicit build of its other
+# vector extensions instead of -march=native, which would switch the AMX path on.
+cpu_flags=" $(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null | cut -d: -f2) "
+build_args="-DLLAVA_BUILD=OFF"
+if [[ "$cpu_flags" == *" amx_int8 "* ]]; then
+  build_args+=" -DGGML_NATIVE=OFF"
+  for pair in avx:AVX avx2:AVX2 fma:FMA f16c:F16C bmi2:BMI2 avx_vnni:AVX_VNNI avx512f:AVX512 \
+              avx512vbmi:AVX512_VBMI avx512_vnni:AVX512_VNNI avx512_bf16:AVX512_BF16; do
+    if [[ "$cpu_flags" == *" ${pair%%:*} "* ]]; then build_args+=" -DGGML_${pair#*:}=ON"; fi
+  done
+fi
+build_args="${CMAKE_ARGS:-$build_args}"
+
+# The venv remembers which build it holds, so a venv made before a change of build options
+# (the AMX case above) gets the right wheel on the next setup.
+cpu_key=$(printf '%s|%s' "$cpu_flags" "$build_args" | sha256sum | cut -c1-12)
 have=$("$VENV/bin/python" -c "import importlib.metadata as m; print(m.version('llama-cpp-python'))" 2>/dev/null || true)
-if [ "$have" != "$LLAMA_VERSION" ]; then
-  cpu_key=$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null | sha256sum | cut -c1-12 || echo generic)
+have_key=$(cat "$VENV/.llama-build-key" 2>/dev/null || true)
+if [ "$have" != "$LLAMA_VERSION" ] || [ "$have_key" != "$cpu_key" ]; then
   wheel_dir="${XDG_CACHE_HOME:-$HOME/.cache}/codeloop/wheels/$cpu_key"
   wheel=$(ls "$wheel_dir"/llama_cpp_python-"$LLAMA_VERSION"-*.whl 2>/dev/null | head -n1 || true)
   if [ -z "$wheel" ]; then
     say "building llama-cpp-python $LLAMA_VERSION for this CPU (once per machine, ~3 min)"
+    say "build options: $build_args"
     mkdir -p "$wheel_dir"
-    CMAKE_ARGS="${CMAKE_ARGS:--DLLAVA_BUILD=OFF}" "${PIP[@]}" wheel --no-deps --no-cache-dir \
+    CMAKE_ARGS="$build_args" "${PIP[@]}" wheel --no-deps --no-cache-dir \
       -w "$wheel_dir" "llama-cpp-python==$LLAMA_VERSION"
     wheel=$(ls "$wheel_dir"/llama_cpp_python-"$LLAMA_VERSION"-*.whl | head -n1)
   fi
   say "installing $(basename "$wheel")"
-  "${PIP[@]}" install --no-deps "$wheel"
+  "${PIP[@]}" install --no-deps --force-reinstall "$wheel"
+  echo "$cpu_key" > "$VENV/.llama-build-key"
 fi
 
 # --- codeloop and its extras -----------------------------------------------------------
