@@ -10,9 +10,10 @@ setup:
 setup-dev:
 	bash scripts/setup.sh --dev --model 0.5b
 
-# Sets everything up, then runs the main job on a bundled example with the default model.
+# Sets everything up, then runs the main job on a bundled example with the default model,
+# every stage shown (--plan-first: analysis and planning run even if a draft would pass).
 demo: setup
-	$(BIN)/codeloop solve --task-file examples/strings/strings-tasks.json --task-id count_vowels --test-file examples/strings/strings-tests.py
+	$(BIN)/codeloop solve --plan-first --task-file examples/strings/strings-tasks.json --task-id count_vowels --test-file examples/strings/strings-tests.py
 
 # Sets up with dev dependencies and the 0.5B model, then runs the whole test suite.
 test: setup-dev

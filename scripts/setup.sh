@@ -31,22 +31,11 @@ fi
 PIP=("$VENV/bin/python" -m pip --disable-pip-version-check -q)
 
 # --- llama.cpp runtime: build once per CPU, then reuse ---------------------------------
-# ggml's AMX kernels segfault on the first Q4_K_M forward pass on some Sapphire Rapids
-# VMs (llama.cpp issue 20824; seen here). A CPU with AMX gets an explicit build of its other
-# vector extensions instead of -march=native, which would switch the AMX path on.
-cpu_flags=" $(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null | cut -d: -f2) "
-build_args="-DLLAVA_BUILD=OFF"
-if [[ "$cpu_flags" == *" amx_int8 "* ]]; then
-  build_args+=" -DGGML_NATIVE=OFF"
-  for pair in avx:AVX avx2:AVX2 fma:FMA f16c:F16C bmi2:BMI2 avx_vnni:AVX_VNNI avx512f:AVX512 \
-              avx512vbmi:AVX512_VBMI avx512_vnni:AVX512_VNNI avx512_bf16:AVX512_BF16; do
-    if [[ "$cpu_flags" == *" ${pair%%:*} "* ]]; then build_args+=" -DGGML_${pair#*:}=ON"; fi
-  done
-fi
-build_args="${CMAKE_ARGS:-$build_args}"
+cpu_flags=$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null | cut -d: -f2 || true)
+build_args="${CMAKE_ARGS:-$(bash scripts/llama-build-args.sh "$cpu_flags")}"
 
 # The venv remembers which build it holds, so a venv made before a change of build options
-# (the AMX case above) gets the right wheel on the next setup.
+# (the AMX case in llama-build-args.sh) gets the right wheel on the next setup.
 cpu_key=$(printf '%s|%s' "$cpu_flags" "$build_args" | sha256sum | cut -c1-12)
 have=$("$VENV/bin/python" -c "import importlib.metadata as m; print(m.version('llama-cpp-python'))" 2>/dev/null || true)
 have_key=$(cat "$VENV/.llama-build-key" 2>/dev/null || true)
