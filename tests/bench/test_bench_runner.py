@@ -188,3 +188,25 @@ def test_planfirst_runs_analysis_and_planning_for_every_problem(problems, tmp_pa
     assert outcome.summary["passed"] == 2
     assert outcome.summary["stages"]["analysis"]["calls"] == 2
     assert outcome.summary["llm"]["calls"] == 6
+
+
+def test_the_pipeline_s_draft_is_scored_apart_for_the_record(problems, tmp_path):
+    p2 = problems[1]
+    rules = [{"match": "Analyse this", "reply": "- as described."},
+             {"match": "Write a short plan", "reply": "1. Do it."},
+             {"match": f"def {p2.entry_point}(", "times": 1,
+              "reply": fenced(f"def {p2.entry_point}(*args):\n    return None")},
+             ] + _rules(problems[:2])
+    outcome = run_bench(problems[:2], get_strategy("pipeline"), ScriptedLLM(rules),
+                        tmp_path / "run", _meta(strategy="pipeline"))
+    records = [json.loads(ln) for ln in (tmp_path / "run" / RESULTS_FILE).read_text().splitlines()]
+    assert [r["extra"]["draft"]["passed"] for r in records] == [True, False]
+    assert [r["passed"] for r in records] == [True, True]
+    assert all(r["extra"]["draft"]["tokens"] > 0 for r in records)
+    draft = outcome.summary["draft"]
+    assert draft["passed"] == 1 and draft["pass_at_1"] == 50.0
+    assert "The drafts alone" in (tmp_path / "run" / SUMMARY_MD).read_text()
+    # The one-shot strategy has no drafts and no such section.
+    one = run_bench(problems[:2], get_strategy("oneshot"), ScriptedLLM(_rules(problems[:2])),
+                    tmp_path / "one", _meta())
+    assert "draft" not in one.summary

@@ -89,3 +89,14 @@ def test_matching_test_file(tmp_path):
     assert matching_test_file(tasks) is None
     (tmp_path / "strings-tests.py").write_text("")
     assert matching_test_file(tasks) == tmp_path / "strings-tests.py"
+
+
+def test_a_task_given_as_source_is_shown_verbatim_unless_examples_are_missing_from_it():
+    from codeloop.pipeline.tasks import Task
+
+    prompt = 'def inc(x):\n    """ Add one.\n    >>> inc(1)\n    2\n    """\n'
+    task = Task.from_prompt("inc", prompt)
+    assert task.prompt_source() == prompt.strip()
+    more = task.model_copy(update={"examples": "inc(5) == 6"})
+    assert "inc(5) == 6" in more.prompt_source() and more.prompt_source() != prompt.strip()
+

@@ -62,6 +62,18 @@ def _stage_figures(records: list[ProblemRecord]) -> dict[str, dict[str, Any]]:
     return figures
 
 
+def _draft_figures(done: list[ProblemRecord]) -> dict[str, Any]:
+    """The pipeline's drafts scored alone (their call is the one-shot baseline's), beside
+    the final answers of the same run; nothing for strategies without drafts."""
+    drafts = [r.extra["draft"] for r in done if "draft" in r.extra]
+    if not drafts:
+        return {}
+    passed = sum(d["passed"] for d in drafts)
+    return {"draft": {"problems": len(drafts), "passed": passed,
+                      "pass_at_1": round(100 * passed / len(done), 2),
+                      "tokens": sum(d["tokens"] for d in drafts)}}
+
+
 def summarize(records: dict[str, ProblemRecord], selected: list[str],
               meta: dict[str, Any]) -> dict[str, Any]:
     """Figures over the selected problems that have a record (all of them when complete)."""
@@ -79,6 +91,7 @@ def summarize(records: dict[str, ProblemRecord], selected: list[str],
         "seconds": spread([r.seconds for r in done]),
         "score_seconds": spread([r.score_seconds for r in done]),
         "stages": _stage_figures(done),
+        **_draft_figures(done),
         "problems": [{"task_id": r.task_id, "passed": r.passed, "outcome": r.outcome,
                       "reason": r.reason} for r in done],
     }
@@ -114,6 +127,13 @@ def render_markdown(summary: dict[str, Any]) -> str:
                          f"{s['completion_tokens']} | {s['seconds']['mean']} | "
                          f"{s['seconds']['p90']} |")
         lines.append("")
+    if draft := summary.get("draft"):
+        total = llm["prompt_tokens"] + llm["completion_tokens"]
+        lines += ["## The drafts alone", "",
+                  (f"The first answer of each problem (on HumanEval the one-shot baseline's call, "
+                   f"byte for byte), scored on the hidden tests: pass@1 {draft['pass_at_1']:.2f}% "
+                   f"({draft['passed']}/{summary['problems_done']}), {draft['tokens']} tokens; "
+                   f"the run's answers used {total / max(draft['tokens'], 1):.2f}x those."), ""]
     lines += ["## Outcomes", ""] + [f"- {k}: {v}" for k, v in summary["outcomes"].items()]
     failures = [p for p in summary["problems"] if not p["passed"]]
     if failures:

@@ -123,6 +123,12 @@ def run_problem(strategy: Strategy, problem: Problem, llm: LLM, *, timeout: floa
         result = Score(False, "no_code", attempt.note or "no code", 0.0)
     else:
         result = score(problem, attempt.program, timeout=timeout)
+    extra = dict(attempt.extra)
+    if attempt.draft_program:
+        # Scored after the strategy has finished: nothing of it reaches the strategy.
+        draft = result if attempt.draft_program == attempt.program else score(
+            problem, attempt.draft_program, timeout=timeout)
+        extra["draft"] = {"passed": draft.passed, "tokens": attempt.draft_tokens}
     return ProblemRecord(
         task_id=problem.task_id, passed=result.passed, outcome=result.outcome,
         reason=result.reason, program=attempt.program, reply=attempt.reply, note=attempt.note,
@@ -130,7 +136,7 @@ def run_problem(strategy: Strategy, problem: Problem, llm: LLM, *, timeout: floa
         completion_tokens=attempt.completion_tokens, llm_seconds=round(attempt.llm_seconds, 3),
         seconds=round(seconds, 3), score_seconds=round(result.seconds, 3),
         stages={k: StageRecord(**vars(v)) for k, v in attempt.stages.items()},
-        extra=attempt.extra,
+        extra=extra,
     )
 
 

@@ -1,7 +1,9 @@
 """Prompts are data: YAML files in `codeloop/pipeline/prompts/`, rendered with Jinja.
 
 Each file holds `user` (a Jinja template), optionally `system` and `retry_note`, and the
-stage's budget: `max_tokens` and `temperature` (plus any stage-specific numbers).
+stage's budget: `max_tokens` and `temperature` (plus any stage-specific numbers). The user
+message is stripped, and ends with one newline when the file says `trailing_newline: true`
+(EvalPlus' instruct prompt does, and greedy answers change with it).
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ class PromptSpec:
         out = []
         if self.system:
             out.append(Message("system", _ENV.from_string(self.system).render(**variables)))
-        out.append(Message("user", _ENV.from_string(self.user).render(**variables).strip()))
+        text = _ENV.from_string(self.user).render(**variables).strip()
+        out.append(Message("user", text + ("\n" if self.extra.get("trailing_newline") else "")))
         return out
 
 

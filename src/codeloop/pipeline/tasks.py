@@ -49,6 +49,9 @@ class Task(BaseModel):
     docstring: str
     examples: str = ""
     context: str = ""
+    # The task as Python source exactly as it was given (a HumanEval prompt), shown to the
+    # model verbatim: re-rendering it changes the tokens and so a small model's answers.
+    source: str = ""
 
     @field_validator("task_id")
     @classmethod
@@ -90,7 +93,10 @@ class Task(BaseModel):
         return f"{header}\n{body}\n"
 
     def prompt_source(self) -> str:
-        """What a model is shown: context, then the stub (the shape of a HumanEval prompt)."""
+        """What a model is shown: the source as given when there is one and it states every
+        example; otherwise the context, then the stub (the shape of a HumanEval prompt)."""
+        if self.source.strip() and not self.unstated_examples():
+            return self.source.strip()
         context = self.context.strip("\n")
         return (context + "\n\n\n" if context else "") + self.function_stub()
 
@@ -118,7 +124,8 @@ class Task(BaseModel):
         else:
             docstring = ""
         return cls(task_id=task_id, signature=signature, docstring=docstring,
-                   examples=examples, context="\n".join(lines[:first]).strip("\n"))
+                   examples=examples, context="\n".join(lines[:first]).strip("\n"),
+                   source=prompt)
 
 
 # ---------------------------------------------------------------- task files

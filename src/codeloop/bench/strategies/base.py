@@ -30,6 +30,10 @@ class Attempt:
     llm_seconds: float = 0.0
     stages: dict[str, StageFigures] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
+    # An earlier answer that is scored too, for the record only ("" = none): the pipeline's
+    # draft, whose call is byte for byte the one-shot baseline's on HumanEval.
+    draft_program: str = ""
+    draft_tokens: int = 0
 
     def add_calls(self, log: CallLog) -> None:
         self.calls += log.calls

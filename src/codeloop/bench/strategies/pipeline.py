@@ -9,6 +9,9 @@ from codeloop.bench.strategies.base import Attempt, StageFigures
 from codeloop.bench.task_builder import task_for
 from codeloop.events import EventBus, EventRecorder
 from codeloop.llm.base import LLM
+from codeloop.pipeline.extract import join_program
+from codeloop.pipeline.runner import SolveResult, solve_task
+from codeloop.pipeline.tasks import Task
 
 
 class Pipeline:
@@ -21,12 +24,11 @@ class Pipeline:
         self.max_refinements = max_refinements
 
     def solve(self, problem: PublicProblem, llm: LLM) -> Attempt:
-        from codeloop.pipeline.runner import solve_task
-
         bus = EventBus()
         recorder = EventRecorder()
         bus.subscribe(recorder)
-        result = solve_task(task_for(problem), llm, bus=bus,
+        task = task_for(problem)
+        result = solve_task(task, llm, bus=bus,
                             max_refinements=self.max_refinements,
                             draft_first=self.draft_first)
         # Scored like oneshot's reply: the same extraction and preamble rules.
@@ -43,7 +45,19 @@ class Pipeline:
         attempt.llm_seconds = _llm_seconds(recorder)
         attempt.extra = {"verdict": result.verdict, "self_check_passed": result.passed,
                          "refinements": result.refinement_count}
+        attempt.draft_program, attempt.draft_tokens = _draft(problem, task, result, recorder)
         return attempt
+
+
+def _draft(problem: PublicProblem, task: Task, result: SolveResult,
+           recorder: EventRecorder) -> tuple[str, int]:
+    """The draft's program, built like the final one, and its call's tokens."""
+    draft = next((a for a in result.attempts if a["strategy"] == "draft"), None)
+    if draft is None or not draft["code"]:
+        return "", 0
+    program = build_program(problem, f"```python\n{join_program(task.context, draft['code'])}\n```")
+    call = recorder.of_type("llm_call")[0]
+    return program.code, call.prompt_tokens + call.completion_tokens
 
 
 def _llm_seconds(recorder: EventRecorder) -> float:
