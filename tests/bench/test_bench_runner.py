@@ -158,14 +158,19 @@ def test_parallel_workers_give_the_same_results(problems, tmp_path):
     assert _stable(two.summary) == _stable(one.summary)
 
 
-def test_pipeline_records_per_stage_figures(problems, tmp_path):
-    # HumanEval/2's draft is wrong (the rule fires once); the planned generation is right.
+def _wrong_draft_rules(problems):
+    """Two problems; the second one's draft is wrong (the rule fires once), its planned
+    generation right."""
     p2 = problems[1]
-    rules = [{"match": "Analyse this", "reply": "- as described."},
-             {"match": "Write a short plan", "reply": "1. Do it."},
-             {"match": f"def {p2.entry_point}(", "times": 1,
-              "reply": fenced(f"def {p2.entry_point}(*args):\n    return None")},
-             ] + _rules(problems[:2])
+    return [{"match": "Analyse this", "reply": "- as described."},
+            {"match": "Write a short plan", "reply": "1. Do it."},
+            {"match": f"def {p2.entry_point}(", "times": 1,
+             "reply": fenced(f"def {p2.entry_point}(*args):\n    return None")},
+            ] + _rules(problems[:2])
+
+
+def test_pipeline_records_per_stage_figures(problems, tmp_path):
+    rules = _wrong_draft_rules(problems)
     outcome = run_bench(problems[:2], get_strategy("pipeline"), ScriptedLLM(rules),
                         tmp_path / "run", _meta(strategy="pipeline"))
     summary = outcome.summary
@@ -191,12 +196,7 @@ def test_planfirst_runs_analysis_and_planning_for_every_problem(problems, tmp_pa
 
 
 def test_the_pipeline_s_draft_is_scored_apart_for_the_record(problems, tmp_path):
-    p2 = problems[1]
-    rules = [{"match": "Analyse this", "reply": "- as described."},
-             {"match": "Write a short plan", "reply": "1. Do it."},
-             {"match": f"def {p2.entry_point}(", "times": 1,
-              "reply": fenced(f"def {p2.entry_point}(*args):\n    return None")},
-             ] + _rules(problems[:2])
+    rules = _wrong_draft_rules(problems)
     outcome = run_bench(problems[:2], get_strategy("pipeline"), ScriptedLLM(rules),
                         tmp_path / "run", _meta(strategy="pipeline"))
     records = [json.loads(ln) for ln in (tmp_path / "run" / RESULTS_FILE).read_text().splitlines()]
