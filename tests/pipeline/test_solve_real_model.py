@@ -1,4 +1,5 @@
-"""The pipeline on the real embedded 0.5B model: one easy bundled task, end to end."""
+"""The pipeline on the real embedded 0.5B model: one easy bundled task, end to end, with
+every stage (`--plan-first`: the draft-first default would stop after a right draft)."""
 
 from __future__ import annotations
 
@@ -28,7 +29,8 @@ def test_small_model_solves_count_vowels():
     bus = EventBus("real-run")
     bus.subscribe(recorder)
 
-    result = solve_task(task, llm, bus=bus, test_file=matching_test_file(task_file))
+    result = solve_task(task, llm, bus=bus, test_file=matching_test_file(task_file),
+                        draft_first=False)
 
     assert result.verdict == "Code is correct", result.review
     assert result.exec_result["total"] >= 3 and result.exec_result["failed"] == 0
