@@ -57,11 +57,15 @@ def _copy_files(source: Path, target: Path) -> None:
             shutil.copyfile(path, dest)
 
 
-def run_task(llm, name: str, spec: dict, folder: Path, mode: str, limits) -> TaskResult:
+def run_task(llm, name: str, spec: dict, folder: Path, mode: str, limits,
+             transcript: Path | None = None) -> TaskResult:
+    """One task in one mode; `transcript` gets every event (thoughts, tool calls, model
+    calls) as JSON lines, to see afterwards why a task failed."""
     from codeloop.agent.factory import agent_spec
     from codeloop.agent.multi.orchestrator import run_multi_agent
     from codeloop.agent.session import AgentSession
     from codeloop.agent.snapshots import Snapshots, init_repo
+    from codeloop.events import EventBus, EventRecorder
     from codeloop.sandbox import run_command
     from codeloop.store import RunStore
     from codeloop.tools import Workspace
@@ -72,17 +76,22 @@ def run_task(llm, name: str, spec: dict, folder: Path, mode: str, limits) -> Tas
         _copy_files(folder / "files", root)
         init_repo(root)
         workspace = Workspace.at(root, shell_timeout=60)
+        bus, recorder = EventBus(), EventRecorder()
+        bus.subscribe(recorder)
         started = time.perf_counter()
         if mode == "single":
             with RunStore(Path(scratch) / "runs.sqlite") as store:
-                session = AgentSession(llm, agent_spec("single", workspace, limits=limits),
+                session = AgentSession(llm, agent_spec("single", workspace, limits=limits,
+                                                       bus=bus),
                                        checkpointer=store.checkpointer(),
-                                       snapshots=Snapshots(workspace), thread=name)
+                                       snapshots=Snapshots(workspace), thread=name, bus=bus)
                 turn = session.ask(spec["request"])
                 status, steps, tokens = turn.status, turn.steps, turn.tokens
         else:
-            result = run_multi_agent(llm, workspace, spec["request"], limits=limits)
+            result = run_multi_agent(llm, workspace, spec["request"], limits=limits, bus=bus)
             status, steps, tokens = result.status, result.steps, result.tokens
+        if transcript is not None:
+            transcript.write_text("".join(e.model_dump_json() + "\n" for e in recorder.events))
         seconds = time.perf_counter() - started
         _copy_files(folder / "check", root)
         check = run_command(["bash", "-c", spec["test_command"]], workspace=root, mode="cow",
@@ -114,7 +123,8 @@ def main() -> None:
     parser.add_argument("--mode", choices=["single", "multi", "both"], default="single")
     parser.add_argument("--tasks", nargs="*", help="task names (default: all)")
     parser.add_argument("--max-steps", type=int, default=15)
-    parser.add_argument("--out", type=Path, help="write the results as JSON here")
+    parser.add_argument("--out", type=Path, help="write the results as JSON here, and each "
+                        "run's events to the folder of the same name without .json")
     args = parser.parse_args()
 
     from codeloop.agent.state import AgentLimits
@@ -126,9 +136,13 @@ def main() -> None:
     limits = AgentLimits(max_steps=args.max_steps, max_tokens_per_step=settings.max_tokens)
     modes = ["single", "multi"] if args.mode == "both" else [args.mode]
     results = []
+    transcripts = args.out.with_suffix("") if args.out else None
+    if transcripts is not None:
+        transcripts.mkdir(parents=True, exist_ok=True)
     for name, spec, folder in load_tasks(args.tasks):
         for mode in modes:
-            result = run_task(llm, name, spec, folder, mode, limits)
+            transcript = transcripts / f"{name}.{mode}.jsonl" if transcripts else None
+            result = run_task(llm, name, spec, folder, mode, limits, transcript)
             print(f"{name} [{mode}]: {'PASS' if result.passed else 'FAIL'} ({result.status}, "
                   f"{result.steps} steps, {result.tokens} tokens, {result.seconds}s)",
                   flush=True)

@@ -4,6 +4,7 @@ fails them, and every task's tests fail on its starting workspace."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 
@@ -28,12 +29,16 @@ def bench():
     sys.modules.pop("agent_bench", None)
 
 
-def test_correct_solution_passes_and_no_change_fails(bench):
+def test_correct_solution_passes_and_no_change_fails(bench, tmp_path):
     [(name, spec, folder)] = bench.load_tasks(["create_fizzbuzz"])
     solved = scripted(act("write_file", path="fizzbuzz.py", content=FIZZ,
                           start_line=None, end_line=None), finish("done"))
-    result = bench.run_task(solved, name, spec, folder, "single", AgentLimits())
+    transcript = tmp_path / "create_fizzbuzz.single.jsonl"
+    result = bench.run_task(solved, name, spec, folder, "single", AgentLimits(), transcript)
     assert result.passed and result.status == "finished" and result.steps == 1
+    events = [json.loads(line) for line in transcript.read_text().splitlines()]
+    calls = [e for e in events if e["type"] == "tool_call"]
+    assert [(c["tool"], c["arguments"]["path"]) for c in calls] == [("write_file", "fizzbuzz.py")]
     idle = bench.run_task(scripted(finish("nothing")), name, spec, folder, "single",
                           AgentLimits())
     assert not idle.passed

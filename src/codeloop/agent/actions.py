@@ -20,6 +20,10 @@ from pydantic import BaseModel
 from codeloop.tools.base import Tool
 
 FINISH = "finish"
+# A thought is one or two sentences. Bounded in the grammar because a small model otherwise
+# writes a numbered plan into it, runs out of tokens mid-string, and the reply is not JSON.
+MAX_THOUGHT_CHARS = 200
+THOUGHT_SCHEMA: dict[str, Any] = {"type": "string", "maxLength": MAX_THOUGHT_CHARS}
 
 
 @dataclass(frozen=True)
@@ -65,7 +69,7 @@ def action_schema(tools: list[Tool], finish_schema: dict[str, Any],
     return {
         "title": "agent_step",
         "type": "object",
-        "properties": {"thought": {"type": "string"}, "action": {"anyOf": branches}},
+        "properties": {"thought": THOUGHT_SCHEMA, "action": {"anyOf": branches}},
         "required": ["thought", "action"],
         "additionalProperties": False,
     }
@@ -77,7 +81,7 @@ def choice_schema(tools: list[Tool], exclude: frozenset[str] = frozenset()) -> d
     return {
         "title": "agent_choice",
         "type": "object",
-        "properties": {"thought": {"type": "string"}, "tool": {"type": "string", "enum": names}},
+        "properties": {"thought": THOUGHT_SCHEMA, "tool": {"type": "string", "enum": names}},
         "required": ["thought", "tool"],
         "additionalProperties": False,
     }

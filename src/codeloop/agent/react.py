@@ -16,6 +16,7 @@ from langgraph.graph import END, START, StateGraph
 
 from codeloop.agent.actions import FINISH, Action
 from codeloop.agent.asking import Asked, Asker
+from codeloop.agent.progress import new_progress, progress_note, record
 from codeloop.agent.prompts import loop_text
 from codeloop.agent.state import AgentLimits, AgentState, message
 from codeloop.events import EventBus, Progress
@@ -137,11 +138,17 @@ class _Loop:
         if pending["repeat"]:
             text = loop_text("repeat", tool=pending["tool"])
         else:
-            outcome = self.spec.toolbox.run(pending["tool"], pending["args"])
-            text = outcome.output
-            tool = self.spec.toolbox.tools.get(pending["tool"])
-            if outcome.ok and tool is not None and tool.mutates_files:
+            box = self.spec.toolbox
+            outcome = box.run(pending["tool"], pending["args"])
+            tool = box.tools.get(pending["tool"])
+            mutates = tool is not None and tool.mutates_files
+            if outcome.ok and mutates:
                 update["files_version"] = state["files_version"] + 1
+            done = record(state.get("progress") or new_progress(), outcome, pending["args"],
+                          mutates, box.workspace)
+            update["progress"] = done
+            note = progress_note(done, box.workspace)
+            text = outcome.output + (f"\n\n{note}" if note else "")
         update["messages"] = [message("user", f"Observation ({pending['tool']}):\n{text}",
                                       "observation", turn)]
         return update

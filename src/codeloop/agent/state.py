@@ -7,6 +7,8 @@ import operator
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypedDict
 
+from codeloop.agent.progress import new_progress
+
 Status = Literal["running", "finished", "step_cap", "token_budget", "loop", "error"]
 MessageKind = Literal["request", "action", "observation", "answer", "note"]
 # How each step's action is asked for (agent/asking.py): two small constrained calls (the
@@ -26,6 +28,7 @@ class AgentState(TypedDict):
     answer: str
     result: dict[str, Any]  # the finish arguments (structured output of a phase agent)
     pending: dict[str, Any] | None  # the action `think` chose and `act` runs
+    progress: dict[str, Any]  # what this turn got done (agent/progress.py)
     snapshot_before: str  # workspace tree before this turn ("" when not tracked)
     # One record per finished turn: {"turn", "request", "before", "after", "changed"}.
     turns: Annotated[list[dict[str, Any]], operator.add]
@@ -42,6 +45,7 @@ def new_turn_input(request: str, turn: int, snapshot_before: str = "") -> dict[s
         "messages": [message("user", request, "request", turn)],
         "turn": turn, "steps": 0, "tokens": 0, "seen": {}, "files_version": 0,
         "status": "running", "answer": "", "result": {}, "pending": None,
+        "progress": new_progress(),
         "snapshot_before": snapshot_before, "turns": [], "undone": [],
     }
 

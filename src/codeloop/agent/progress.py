@@ -1,0 +1,93 @@
+"""What a turn has got done so far, told to the model after each observation.
+
+Why: a small model does not keep track of its own progress. Measured on the 1.5B model, it
+wrote a right file and linted it clean, then kept "improving" it (`a + b` -> `a + b + 1`)
+until the step cap: nothing told it that the request was done. So the loop keeps a few
+facts per turn (files changed, their last lint, the last test run) and ends each
+observation with them and the next move they suggest: lint what changed, run the tests,
+or finish.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from codeloop.agent.prompts import loop_text
+from codeloop.tools.quality_tools import LINT_CLEAN_LINE
+from codeloop.tools.toolbox import ToolOutcome
+from codeloop.tools.workspace import Workspace
+
+LINT_TOOL = "lint_file"
+SHELL_TOOL = "run_bash_command"
+TEST_COMMAND = re.compile(r"\b(pytest|unittest)\b")
+EXIT_CODE = re.compile(r"^exit code: (-?\d+)", re.MULTILINE)
+TEST_FILE_GLOBS = ("test_*.py", "*_test.py")
+MAX_TEST_FILES_SEEN = 200  # enough to know there are tests; a huge tree is not walked
+
+# A file's state this turn: "changed" (not linted since), "lint clean", "lint problems".
+# Tests: "" (not run since the last change), "passed", "failed".
+
+
+def new_progress() -> dict[str, Any]:
+    return {"files": {}, "tests": ""}
+
+
+def record(progress: dict[str, Any], outcome: ToolOutcome, args: dict[str, Any],
+           mutates_files: bool, workspace: Workspace) -> dict[str, Any]:
+    """The progress after one tool run (a new dict; the state's own is never changed)."""
+    files = dict(progress.get("files", {}))
+    tests = progress.get("tests", "")
+    path = _relative(workspace, args.get("path"))
+    if outcome.ok and mutates_files and path:
+        files[path] = "changed"
+        tests = ""
+    elif outcome.ok and outcome.tool == LINT_TOOL and path:
+        clean = outcome.output.rstrip().endswith(LINT_CLEAN_LINE)
+        files[path] = "lint clean" if clean else "lint problems"
+    elif outcome.tool == SHELL_TOOL and TEST_COMMAND.search(str(args.get("command", ""))):
+        code = EXIT_CODE.search(outcome.output)
+        tests = "passed" if code and code.group(1) == "0" else "failed"
+    return {"files": files, "tests": tests}
+
+
+def progress_note(progress: dict[str, Any], workspace: Workspace) -> str:
+    """The line that ends an observation; "" while the turn has changed nothing."""
+    files: dict[str, str] = progress.get("files", {})
+    if not files:
+        return ""
+    tests = progress.get("tests", "")
+    done = [f"{path}: {state}" for path, state in files.items()]
+    if tests:
+        done.append(f"tests {tests}")
+    to_lint = [p for p, state in files.items() if state == "changed" and p.endswith(".py")]
+    to_fix = [p for p, state in files.items() if state == "lint problems"]
+    if to_lint:
+        step = loop_text("progress_lint", files=", ".join(to_lint))
+    elif to_fix:
+        step = loop_text("progress_fix_lint", files=", ".join(to_fix))
+    elif tests == "failed":
+        step = loop_text("progress_fix_tests")
+    elif not tests and _has_tests(workspace):
+        step = loop_text("progress_run_tests")
+    else:
+        step = loop_text("progress_finish")
+    return loop_text("progress", done="; ".join(done), step=step)
+
+
+def _relative(workspace: Workspace, path: Any) -> str:
+    if not isinstance(path, str) or not path.strip():
+        return ""
+    return workspace.rel(path)
+
+
+def _has_tests(workspace: Workspace) -> bool:
+    seen = 0
+    for pattern in TEST_FILE_GLOBS:
+        for path in workspace.root.rglob(pattern):
+            seen += 1
+            if ".git" not in path.parts and ".venv" not in path.parts:
+                return True
+            if seen >= MAX_TEST_FILES_SEEN:
+                return False
+    return False

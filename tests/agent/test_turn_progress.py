@@ -1,0 +1,100 @@
+"""The progress note that ends each observation once a turn has changed a file: what is
+done (files, their last lint, the last test run) and the move that follows from it."""
+
+from __future__ import annotations
+
+from agent_replies import act, action_prompts, finish, scripted
+
+from codeloop.agent.actions import MAX_THOUGHT_CHARS, action_schema, choice_schema
+from codeloop.agent.factory import agent_spec
+from codeloop.agent.progress import new_progress, progress_note, record
+from codeloop.agent.session import AgentSession
+from codeloop.tools.toolbox import ToolOutcome
+
+BUGGY = "def half(n):\n    return n // 3\n"
+TEST = "from mathutils import half\n\n\ndef test_half():\n    assert half(8) == 4\n"
+
+
+def _ask(llm, repo, store, snapshots, request):
+    session = AgentSession(llm, agent_spec("single", repo), checkpointer=store.checkpointer(),
+                           snapshots=snapshots, thread="p")
+    return session.ask(request)
+
+
+def _observations(llm):
+    """The newest observation each choice saw, in order (the first choice saw none)."""
+    return [prompt[-1].content for prompt in action_prompts(llm)[1:]]
+
+
+def test_create_flow_points_to_lint_then_to_finish(repo, store, snapshots):
+    llm = scripted(
+        act("list_files", path=".", pattern="*"),
+        act("write_file", path="add.py", content="def add(a, b):\n    return a + b\n",
+            start_line=None, end_line=None),
+        act("lint_file", path="add.py"),
+        finish("Created add.py with add(a, b)."),
+    )
+    result = _ask(llm, repo, store, snapshots, "Create add.py with add(a, b)")
+    assert result.status == "finished"
+    listed, written, linted = _observations(llm)
+    assert "Progress this turn" not in listed  # nothing changed yet: no note
+    assert written.endswith("Progress this turn: add.py: changed. "
+                            "Next: run lint_file on add.py.")
+    assert "Nothing to fix." in linted
+    assert "Progress this turn: add.py: lint clean." in linted
+    assert "choose finish now" in linted
+
+
+def test_fix_flow_with_tests_runs_them_and_tracks_the_result(repo, store, snapshots):
+    (repo.root / "mathutils.py").write_text(BUGGY)
+    (repo.root / "test_mathutils.py").write_text(TEST)
+    pytest_step = act("run_bash_command", command="python -m pytest -q", timeout=None)
+    llm = scripted(
+        act("edit_file", path="mathutils.py", old_text="n // 3", new_text="n // 3 + 0"),
+        act("lint_file", path="mathutils.py"),
+        pytest_step,
+        act("edit_file", path="mathutils.py", old_text="n // 3 + 0", new_text="n // 2"),
+        act("lint_file", path="mathutils.py"),
+        pytest_step,
+        finish("half() divides by 2 now; the test passes."),
+    )
+    result = _ask(llm, repo, store, snapshots, "Fix half() so the test passes")
+    assert result.status == "finished"
+    notes = [text.rsplit("Progress this turn: ", 1)[1] for text in _observations(llm)]
+    assert notes[0].startswith("mathutils.py: changed. Next: run lint_file")
+    # Linted clean, tests there and not run since the change: run them.
+    assert notes[1].startswith("mathutils.py: lint clean. Next: run the tests")
+    assert notes[2].startswith("mathutils.py: lint clean; tests failed. Next: the tests fail")
+    # A new change makes the last test run stale.
+    assert notes[3].startswith("mathutils.py: changed. Next: run lint_file")
+    assert notes[4].startswith("mathutils.py: lint clean. Next: run the tests")
+    assert notes[5].startswith("mathutils.py: lint clean; tests passed. If that is everything")
+
+
+def test_lint_problems_ask_for_a_fix(repo):
+    (repo.root / "bad.py").write_text("import os\n\n\ndef f(x):\n    return y\n")
+    outcome = ToolOutcome("lint_file", True, _lint(repo, "bad.py"), 0.0)
+    assert "Fix the errors and warnings above." in outcome.output
+    progress = record(new_progress(), outcome, {"path": "bad.py"}, False, repo)
+    assert progress["files"] == {"bad.py": "lint problems"}
+    assert "Next: fix what lint_file reported in bad.py." in progress_note(progress, repo)
+
+
+def test_a_failed_write_and_a_non_test_command_change_nothing(repo):
+    refused = ToolOutcome("write_file", False, "Error: refused '../x.py'", 0.0)
+    progress = record(new_progress(), refused, {"path": "../x.py"}, True, repo)
+    assert progress == new_progress() and progress_note(progress, repo) == ""
+    listing = ToolOutcome("run_bash_command", True, "exit code: 1\nstdout:\n(empty)", 0.0)
+    assert record(progress, listing, {"command": "ls missing"}, False, repo)["tests"] == ""
+
+
+def test_thoughts_are_bounded_in_both_action_schemas(repo):
+    tools = list(agent_spec("single", repo).toolbox.tools.values())
+    for schema in (choice_schema(tools), action_schema(tools, {"type": "object"})):
+        assert schema["properties"]["thought"]["maxLength"] == MAX_THOUGHT_CHARS
+
+
+def _lint(repo, path):
+    from codeloop.tools.quality_tools import lint_file
+
+    return lint_file.func(repo, path)
