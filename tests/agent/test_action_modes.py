@@ -108,6 +108,7 @@ def test_three_invalid_replies_in_a_row_stop_the_turn(repo, store, snapshots):
     _, result = _run(llm, repo, store, snapshots)
     assert result.status == "error"
     assert "3 replies in a row were not valid actions" in result.answer
+    assert result.tokens > 0  # the invalid replies' tokens were spent, and are counted
 
 
 def test_an_overflowing_arguments_call_is_retried_with_less_history(repo, store, snapshots):

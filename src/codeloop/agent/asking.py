@@ -72,8 +72,9 @@ class Asker:
         try:
             args, _ = self._call(state, follow,
                                  args_schema(tool, self.tools, self.spec.finish_schema), budget)
-        except InvalidStructuredOutput as exc:
-            raise InvalidStructuredOutput(f"arguments of {tool}: {exc}") from exc
+        except InvalidStructuredOutput as exc:  # the choice's tokens were spent too
+            raise InvalidStructuredOutput(f"arguments of {tool}: {exc}",
+                                          choice.reply.usage + exc.usage) from exc
         tokens = choice.reply.usage.total_tokens + args.reply.usage.total_tokens
         return Asked(make_action(choice.data["thought"], tool, args.data), tokens)
 

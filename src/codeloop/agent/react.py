@@ -60,7 +60,7 @@ class _Loop:
         try:
             asked = self.asker.ask(state, [])
         except InvalidStructuredOutput as exc:
-            return self._invalid_reply(state, seen, str(exc))
+            return self._invalid_reply(state, seen, str(exc), exc.usage.total_tokens)
         except LLMError as exc:
             return self._stop(state, "error", f"Stopped: the model call failed: {exc}")
         tokens = state["tokens"] + asked.tokens
@@ -112,15 +112,17 @@ class _Loop:
                 return explanation
         return forced
 
-    def _invalid_reply(self, state: AgentState, seen: dict[str, int], problem: str) -> dict:
+    def _invalid_reply(self, state: AgentState, seen: dict[str, int], problem: str,
+                       spent: int) -> dict:
         invalid = seen.get("__invalid__", 0) + 1
+        tokens = state["tokens"] + spent
         if invalid >= MAX_INVALID_REPLIES:
             return self._stop(state, "error",
                               f"Stopped: {invalid} replies in a row were not valid actions "
-                              f"(last problem: {problem}).")
+                              f"(last problem: {problem}).", tokens=tokens)
         seen["__invalid__"] = invalid
         note = loop_text(f"invalid_reply_{self.spec.limits.action_mode}", problem=problem)
-        return {"seen": seen, "steps": state["steps"] + 1, "pending": None,
+        return {"seen": seen, "steps": state["steps"] + 1, "pending": None, "tokens": tokens,
                 "messages": [message("user", note, "observation", state["turn"])]}
 
     def act(self, state: AgentState) -> dict[str, Any]:

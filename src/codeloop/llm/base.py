@@ -135,7 +135,12 @@ class ContextOverflow(LLMError):
 
 
 class InvalidStructuredOutput(LLMError):
-    pass
+    """No reply valid under the schema. `usage` is what the failed attempts cost, so that a
+    caller's token count stays true."""
+
+    def __init__(self, message: str, usage: Usage | None = None) -> None:
+        super().__init__(message)
+        self.usage = usage if usage is not None else Usage()
 
 
 class ScriptExhausted(LLMError):

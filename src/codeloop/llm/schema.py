@@ -123,7 +123,8 @@ def complete_with_validation(
                       reply.finish_reason)
         return JsonReply(data, total, attempt)
     raise InvalidStructuredOutput(
-        f"no valid {structured.name} after {max(1, attempts)} attempt(s); last problem: {problem}"
+        f"no valid {structured.name} after {max(1, attempts)} attempt(s); last problem: {problem}",
+        usage,
     )
 
 
