@@ -39,7 +39,7 @@ def test_create_flow_points_to_lint_then_to_finish(repo, store, snapshots):
     listed, written, linted = _observations(llm)
     assert "Progress this turn" not in listed  # nothing changed yet: no note
     assert written.endswith("Progress this turn: add.py: changed. "
-                            "Next: run lint_file on add.py.")
+                            "Next: check it with lint_file (add.py).")
     assert "Nothing to fix." in linted
     assert "Progress this turn: add.py: lint clean." in linted
     assert "choose finish now" in linted
@@ -61,14 +61,14 @@ def test_fix_flow_with_tests_runs_them_and_tracks_the_result(repo, store, snapsh
     result = _ask(llm, repo, store, snapshots, "Fix half() so the test passes")
     assert result.status == "finished"
     notes = [text.rsplit("Progress this turn: ", 1)[1] for text in _observations(llm)]
-    assert notes[0].startswith("mathutils.py: changed. Next: run lint_file")
+    assert notes[0].startswith("mathutils.py: changed. Next: check it with lint_file")
     # Linted clean, tests there and not run since the change: run them.
     assert notes[1].startswith("mathutils.py: lint clean. Next: run the tests")
-    assert notes[2].startswith("mathutils.py: lint clean; tests failed. Next: the tests fail")
+    assert notes[2].startswith("mathutils.py: lint clean; tests: failed. Next: the tests fail")
     # A new change makes the last test run stale.
-    assert notes[3].startswith("mathutils.py: changed. Next: run lint_file")
+    assert notes[3].startswith("mathutils.py: changed. Next: check it with lint_file")
     assert notes[4].startswith("mathutils.py: lint clean. Next: run the tests")
-    assert notes[5].startswith("mathutils.py: lint clean; tests passed. If that is everything")
+    assert notes[5].startswith("mathutils.py: lint clean; tests: passed. If that is everything")
 
 
 def test_lint_problems_ask_for_a_fix(repo):
@@ -86,6 +86,17 @@ def test_a_failed_write_and_a_non_test_command_change_nothing(repo):
     assert progress == new_progress() and progress_note(progress, repo) == ""
     listing = ToolOutcome("run_bash_command", True, "exit code: 1\nstdout:\n(empty)", 0.0)
     assert record(progress, listing, {"command": "ls missing"}, False, repo)["tests"] == ""
+
+
+def test_pytest_finding_no_tests_is_not_a_failure(repo):
+    (repo.root / "greet.py").write_text("def greet(name):\n    return 'Hi ' + name\n")
+    wrote = ToolOutcome("write_file", True, "Overwrote greet.py (2 lines).", 0.0)
+    progress = record(new_progress(), wrote, {"path": "greet.py"}, True, repo)
+    empty = ToolOutcome("run_bash_command", True, "exit code: 5\nstdout:\nno tests ran", 0.0)
+    progress = record(progress, empty, {"command": "python -m pytest -q"}, False, repo)
+    assert progress["tests"] == "none found"
+    failing = ToolOutcome("run_bash_command", True, "exit code: 1\nstdout:\n1 failed", 0.0)
+    assert record(progress, failing, {"command": "pytest"}, False, repo)["tests"] == "failed"
 
 
 def test_thoughts_are_bounded_in_both_action_schemas(repo):

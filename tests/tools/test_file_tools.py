@@ -55,7 +55,8 @@ def test_write_replaces_a_line_range(box, ws):
                                  "end_line": 3})
     assert out.ok and "now has 4 lines" in out.output
     assert (ws.root / "m.py").read_text() == "one\nTWO\nTHREE\nfour\n"
-    out = box.run("write_file", {"path": "m.py", "content": "4", "start_line": 4})
+    out = box.run("write_file", {"path": "m.py", "content": "4", "start_line": 4,
+                                 "end_line": 4})
     assert (ws.root / "m.py").read_text() == "one\nTWO\nTHREE\n4\n"
     missing = box.run("write_file", {"path": "new.py", "content": "x", "start_line": 3})
     assert not missing.ok and not (ws.root / "new.py").exists()
@@ -63,6 +64,20 @@ def test_write_replaces_a_line_range(box, ws):
     created = box.run("write_file", {"path": "new.py", "content": "x = 1", "start_line": 1,
                                      "end_line": 1})
     assert created.ok and (ws.root / "new.py").read_text() == "x = 1\n"
+
+
+def test_write_with_start_line_only_inserts_and_replaces_nothing(box, ws):
+    (ws.root / "s.py").write_text("def reverse(t):\n    return t[::-1]")
+    out = box.run("write_file", {"path": "s.py", "content": "def first():\n    return 1\n\n",
+                                 "start_line": 1})
+    assert out.ok and "Inserted 3 line(s) before line 1" in out.output
+    assert (ws.root / "s.py").read_text() == (
+        "def first():\n    return 1\n\ndef reverse(t):\n    return t[::-1]\n")
+    appended = box.run("write_file", {"path": "s.py", "content": "X = 1", "start_line": 6})
+    assert appended.ok and (ws.root / "s.py").read_text().endswith("t[::-1]\nX = 1\n")
+    past = box.run("write_file", {"path": "s.py", "content": "Y", "start_line": 9})
+    assert not past.ok and "insert at 1..7" in past.output
+    assert "Y" not in (ws.root / "s.py").read_text()
 
 
 def test_write_warns_about_python_that_does_not_compile(box, ws):

@@ -22,11 +22,12 @@ LINT_TOOL = "lint_file"
 SHELL_TOOL = "run_bash_command"
 TEST_COMMAND = re.compile(r"\b(pytest|unittest)\b")
 EXIT_CODE = re.compile(r"^exit code: (-?\d+)", re.MULTILINE)
+NO_TESTS_COLLECTED = "5"  # pytest's exit code when it found no tests: not a failure
 TEST_FILE_GLOBS = ("test_*.py", "*_test.py")
 MAX_TEST_FILES_SEEN = 200  # enough to know there are tests; a huge tree is not walked
 
 # A file's state this turn: "changed" (not linted since), "lint clean", "lint problems".
-# Tests: "" (not run since the last change), "passed", "failed".
+# Tests: "" (not run since the last change), "passed", "failed", "none found".
 
 
 def new_progress() -> dict[str, Any]:
@@ -46,8 +47,9 @@ def record(progress: dict[str, Any], outcome: ToolOutcome, args: dict[str, Any],
         clean = outcome.output.rstrip().endswith(LINT_CLEAN_LINE)
         files[path] = "lint clean" if clean else "lint problems"
     elif outcome.tool == SHELL_TOOL and TEST_COMMAND.search(str(args.get("command", ""))):
-        code = EXIT_CODE.search(outcome.output)
-        tests = "passed" if code and code.group(1) == "0" else "failed"
+        match = EXIT_CODE.search(outcome.output)
+        code = match.group(1) if match else None
+        tests = {"0": "passed", NO_TESTS_COLLECTED: "none found"}.get(code, "failed")
     return {"files": files, "tests": tests}
 
 
@@ -59,7 +61,7 @@ def progress_note(progress: dict[str, Any], workspace: Workspace) -> str:
     tests = progress.get("tests", "")
     done = [f"{path}: {state}" for path, state in files.items()]
     if tests:
-        done.append(f"tests {tests}")
+        done.append(f"tests: {tests}")
     to_lint = [p for p, state in files.items() if state == "changed" and p.endswith(".py")]
     to_fix = [p for p, state in files.items() if state == "lint problems"]
     if to_lint:

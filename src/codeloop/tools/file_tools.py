@@ -68,14 +68,15 @@ def _python_note(ws: Workspace, path: str, content: str) -> str:
 @tool(mutates_files=True)
 def write_file(ws: Workspace, path: str, content: str, start_line: int | None = None,
                end_line: int | None = None) -> str:
-    """Create or overwrite a file with content, or replace only the lines start_line..end_line
-    with content. Parent directories are created.
+    """Create or overwrite a file with content; or, in an existing file, insert content
+    before start_line, or replace the lines start_line..end_line with it. Parent
+    directories are created.
 
     Args:
         path: file path relative to the workspace
-        content: the new text (the whole file, or the lines that replace the range)
-        start_line: first line to replace (1-based); null to write the whole file
-        end_line: last line to replace; null for the same as start_line
+        content: the new text (the whole file, or the lines to insert or put in the range)
+        start_line: where the content goes (1-based); null to write the whole file
+        end_line: last line to replace; null to replace nothing (insert before start_line)
     """
     if start_line is None and end_line is not None:
         raise ToolError("end_line needs start_line too (or leave both null to write the file)")
@@ -94,14 +95,26 @@ def write_file(ws: Workspace, path: str, content: str, start_line: int | None = 
         raise ToolError(f"{ws.rel(path)} does not exist; to create it, call write_file "
                         "with start_line and end_line null")
     old_lines = ws.read_text(path).splitlines(keepends=True)
-    end = start_line if end_line is None else end_line
-    start, end = _check_range(start_line, end, max(len(old_lines), 1))
+    if old_lines and not old_lines[-1].endswith("\n"):
+        old_lines[-1] += "\n"
     new_part = content if content.endswith("\n") or not content else content + "\n"
-    new_text = "".join(old_lines[:start - 1]) + new_part + "".join(old_lines[end:])
-    ws.write_text(path, new_text)
     added = len(new_part.splitlines())
-    return (f"Replaced lines {start}-{end} of {ws.rel(path)} with {added} line(s); the file "
-            f"now has {len(new_text.splitlines())} lines.{_python_note(ws, path, new_text)}")
+    # Why insert when end_line is null: a small model that gives only start_line means
+    # "put this here" (measured: it replaced line 1, a def, and orphaned the body below).
+    if end_line is None:
+        if not 1 <= start_line <= len(old_lines) + 1:
+            raise ToolError(f"start_line {start_line} is outside the file: insert at 1.."
+                            f"{len(old_lines) + 1} ({len(old_lines)} lines)")
+        new_text = "".join(old_lines[:start_line - 1]) + new_part + "".join(
+            old_lines[start_line - 1:])
+        done = f"Inserted {added} line(s) before line {start_line} of {ws.rel(path)}"
+    else:
+        start, end = _check_range(start_line, end_line, max(len(old_lines), 1))
+        new_text = "".join(old_lines[:start - 1]) + new_part + "".join(old_lines[end:])
+        done = f"Replaced lines {start}-{end} of {ws.rel(path)} with {added} line(s)"
+    ws.write_text(path, new_text)
+    return (f"{done}; the file now has {len(new_text.splitlines())} lines."
+            f"{_python_note(ws, path, new_text)}")
 
 
 @tool(mutates_files=True)
