@@ -82,12 +82,16 @@ def test_change_of_tack_drops_the_repeated_tool_from_the_choice(repo, store, sna
 
 def test_choosing_the_dropped_tool_again_is_refused(repo, store, snapshots):
     again = json.dumps({"thought": "once more", "tool": "list_files"})
-    llm = scripted(LIST, LIST, LIST, again, json.dumps(LIST.args))
-    _, result = _run(llm, repo, store, snapshots)
+    llm = scripted(LIST, LIST, LIST, again, json.dumps({"answer": "I only listed the files."}))
+    spec, result = _run(llm, repo, store, snapshots)
     assert result.status == "loop"
     assert "Asked for a different move, the model failed" in result.answer
     assert "'list_files' is not one of" in result.answer
-    assert llm.remaining == 1  # its arguments were never asked for
+    # list_files' arguments were never asked for: the last call asked only for finish's,
+    # and the stopped turn ends with the model's own account.
+    assert llm.schemas[-1] == spec.finish_schema and "No more tools" in llm.calls[-1][-1].content
+    assert result.answer.endswith("\nI only listed the files.")
+    assert result.result == {"answer": "I only listed the files."}
 
 
 def test_an_invalid_choice_or_invalid_arguments_become_observations(repo, store, snapshots):

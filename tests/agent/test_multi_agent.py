@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 from agent_replies import act, action_prompts, scripted
 
 from codeloop.agent.multi.orchestrator import run_multi_agent
+from codeloop.agent.state import AgentLimits
 
 PLAN = {
     "analysis": "A small module with add(a, b) is needed.",
@@ -86,3 +89,19 @@ def test_a_phase_that_fails_ends_in_needs_review(repo):
     result = run_multi_agent(llm, repo, "Add mathx.py")
     assert result.status == "needs_review" and result.plan is None
     assert "planner did not finish" in result.notes[0] and "too slow" in result.notes[0]
+
+
+def test_a_planner_stopped_at_the_step_cap_still_hands_over_its_plan(repo):
+    llm = scripted(
+        act("list_files", path=".", pattern="*"),
+        act("read_file", path="README.md", start_line=None, end_line=None),
+        json.dumps(PLAN),  # told to stop, it gives the plan (finish's arguments only)
+        act("write_file", path="mathx.py", content="def add(a, b):\n    return a + b\n",
+            start_line=None, end_line=None),
+        report(),
+        review("approved"),
+    )
+    result = run_multi_agent(llm, repo, "Add mathx.py", limits=AgentLimits(max_steps=2))
+    assert result.status == "approved" and result.plan.files_to_create == ["mathx.py"]
+    assert "the planner was stopped (step_cap) and gave its output" in result.notes[0]
+    assert (repo.root / "mathx.py").is_file()

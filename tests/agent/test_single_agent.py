@@ -113,6 +113,20 @@ def test_loop_stops_with_an_explanation_when_the_model_insists(repo, store, snap
     assert "kept repeating the same action (list_files" in result.answer
 
 
+def test_step_cap_still_gets_the_models_account_of_the_turn(repo, store, snapshots):
+    steps = [act("list_files", path=".", pattern=f"*{i}") for i in range(2)]
+    llm = scripted(*steps, '{"answer": "I looked around but wrote nothing yet."}')
+    result = _session(llm, repo, store, snapshots, limits=AgentLimits(max_steps=2)).ask("go")
+    assert result.status == "step_cap" and result.steps == 2
+    assert result.answer == ("Stopped: reached the step cap (2 steps) before the task was "
+                             "finished.\nI looked around but wrote nothing yet.")
+    # The last observation and the stop note, joined in one user message (roles alternate).
+    last = llm.calls[-1][-1]
+    assert last.role == "user" and llm.calls[-1][-2].role == "assistant"
+    assert last.content.index("Observation (list_files)") < last.content.index("No more tools")
+    assert llm.remaining == 0
+
+
 def test_step_cap_and_token_budget_are_reported(repo, store, snapshots):
     replies = [act("read_file", path="README.md", start_line=i, end_line=i) for i in (1, 1)]
     llm = scripted(*[act("list_files", path=".", pattern=f"*{i}") for i in range(5)])

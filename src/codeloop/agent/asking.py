@@ -26,7 +26,7 @@ from codeloop.agent.actions import (
     make_action,
     parse_action,
 )
-from codeloop.agent.history import conversation_for_model
+from codeloop.agent.history import conversation_for_model, merge_same_roles
 from codeloop.agent.prompts import loop_text
 from codeloop.agent.state import AgentState
 from codeloop.events import EventBus, LLMCall
@@ -78,14 +78,22 @@ class Asker:
         tokens = choice.reply.usage.total_tokens + args.reply.usage.total_tokens
         return Asked(make_action(choice.data["thought"], tool, args.data), tokens)
 
+    def ask_finish(self, state: AgentState, note: str) -> Asked:
+        """Only `finish` is left: its arguments in one call, after `note` (why the turn must
+        end now). A stopped turn still gets the agent's output: a plan, a report, a summary."""
+        result, _ = self._call(state, [{"role": "user", "content": note}],
+                               self.spec.finish_schema, self.spec.limits.history_chars)
+        return Asked(make_action("", FINISH, result.data), result.reply.usage.total_tokens)
+
     def _call(self, state: AgentState, extra: list[dict[str, str]], schema: dict[str, Any],
               budget: int) -> tuple[JsonReply, int]:
         """One model call; returns its reply and the history budget it fitted in."""
         limits = self.spec.limits
         while True:
             messages = ([{"role": "system", "content": self.spec.system_prompt}]
-                        + conversation_for_model(state["messages"], state["turn"], budget)
-                        + extra)
+                        + merge_same_roles(
+                            conversation_for_model(state["messages"], state["turn"], budget)
+                            + extra))
             try:
                 result = self.llm.complete_json(messages, schema,
                                                 max_tokens=limits.max_tokens_per_step,

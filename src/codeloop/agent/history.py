@@ -45,10 +45,10 @@ def conversation_for_model(messages: list[dict[str, Any]], turn: int,
         item = shown_current[index]
         item["content"] = _shorten(item["content"], SHORT_OBSERVATION_CHARS // 2)
         index += 1
-    return _merge_same_roles(shown_earlier + shown_current)
+    return merge_same_roles(shown_earlier + shown_current)
 
 
-def _merge_same_roles(items: list[dict[str, str]]) -> list[dict[str, str]]:
+def merge_same_roles(items: list[dict[str, str]]) -> list[dict[str, str]]:
     """Chat templates expect user/assistant to alternate; join neighbours of one role."""
     merged: list[dict[str, str]] = []
     for item in items:

@@ -30,8 +30,11 @@ MAX_TEST_FILES_SEEN = 200  # enough to know there are tests; a huge tree is not 
 # Tests: "" (not run since the last change), "passed", "failed", "none found".
 
 
+MAX_LOOKED = 8  # the newest looks a read-only agent is reminded of
+
+
 def new_progress() -> dict[str, Any]:
-    return {"files": {}, "tests": ""}
+    return {"files": {}, "tests": "", "looked": []}
 
 
 def record(progress: dict[str, Any], outcome: ToolOutcome, args: dict[str, Any],
@@ -39,7 +42,11 @@ def record(progress: dict[str, Any], outcome: ToolOutcome, args: dict[str, Any],
     """The progress after one tool run (a new dict; the state's own is never changed)."""
     files = dict(progress.get("files", {}))
     tests = progress.get("tests", "")
+    looked = list(progress.get("looked", []))
     path = _relative(workspace, args.get("path"))
+    label = _look_label(outcome.tool, args, path) if outcome.ok and not mutates_files else ""
+    if label and label not in looked:
+        looked = (looked + [label])[-MAX_LOOKED:]
     if outcome.ok and mutates_files and path:
         files[path] = "changed"
         tests = ""
@@ -50,11 +57,16 @@ def record(progress: dict[str, Any], outcome: ToolOutcome, args: dict[str, Any],
         match = EXIT_CODE.search(outcome.output)
         code = match.group(1) if match else None
         tests = {"0": "passed", NO_TESTS_COLLECTED: "none found"}.get(code, "failed")
-    return {"files": files, "tests": tests}
+    return {"files": files, "tests": tests, "looked": looked}
 
 
-def progress_note(progress: dict[str, Any], workspace: Workspace) -> str:
-    """The line that ends an observation; "" while the turn has changed nothing."""
+def progress_note(progress: dict[str, Any], workspace: Workspace,
+                  read_only: bool = False) -> str:
+    """The line that ends an observation; "" while the turn has changed nothing (or, for a
+    read-only agent such as the planner, looked at nothing)."""
+    if read_only:  # its output is the finish itself: say what it has seen, then to finish
+        looked = progress.get("looked", [])
+        return loop_text("progress_looked", looked="; ".join(looked)) if looked else ""
     files: dict[str, str] = progress.get("files", {})
     if not files:
         return ""
@@ -75,6 +87,20 @@ def progress_note(progress: dict[str, Any], workspace: Workspace) -> str:
     else:
         step = loop_text("progress_finish")
     return loop_text("progress", done="; ".join(done), step=step)
+
+
+def _look_label(tool: str, args: dict[str, Any], path: str) -> str:
+    if tool == "read_file":
+        return f"read {path}"
+    if tool == "list_files":
+        return f"listed {path or '.'}"
+    if tool == "grep_search":
+        return f"searched {args.get('pattern', '')!r}"
+    if tool == LINT_TOOL:
+        return f"linted {path}"
+    if tool == SHELL_TOOL:
+        return f"ran `{str(args.get('command', ''))[:60]}`"
+    return tool  # git_status, git_diff: the name says it
 
 
 def _relative(workspace: Workspace, path: Any) -> str:

@@ -44,14 +44,16 @@ class _Loop:
                  on_turn_end: Callable[[dict[str, Any]], dict[str, Any]] | None) -> None:
         self.spec, self.bus, self.on_turn_end = spec, bus, on_turn_end
         self.asker = Asker(llm, spec, bus)
+        # An agent with no file-changing tool (planner, validator) produces only its finish.
+        self.read_only = not any(t.mutates_files for t in spec.toolbox.tools.values())
 
     # ------------------------------------------------------------------ nodes
     def think(self, state: AgentState) -> dict[str, Any]:
         limits, turn = self.spec.limits, state["turn"]
         if state["steps"] >= limits.max_steps:
-            return self._stop(state, "step_cap",
-                              f"Stopped: reached the step cap ({limits.max_steps} steps) "
-                              "before the task was finished.")
+            return self._stop_with_output(state, "step_cap",
+                                          f"Stopped: reached the step cap ({limits.max_steps} "
+                                          "steps) before the task was finished.")
         if state["tokens"] >= limits.token_budget:
             return self._stop(state, "token_budget",
                               f"Stopped: used {state['tokens']} tokens, over the token budget "
@@ -72,7 +74,7 @@ class _Loop:
             if count >= 3:
                 forced = self._change_tack(state, action, seen, count)
                 if isinstance(forced, str):
-                    return self._stop(state, "loop", forced, tokens=tokens)
+                    return self._stop_with_output(state, "loop", forced, tokens=tokens)
                 action, tokens = forced.action, tokens + forced.tokens
                 key = f"{action.signature()}#{state['files_version']}"
                 count = seen.get(key, 0) + 1
@@ -149,7 +151,7 @@ class _Loop:
             done = record(state.get("progress") or new_progress(), outcome, pending["args"],
                           mutates, box.workspace)
             update["progress"] = done
-            note = progress_note(done, box.workspace)
+            note = progress_note(done, box.workspace, read_only=self.read_only)
             text = outcome.output + (f"\n\n{note}" if note else "")
         update["messages"] = [message("user", f"Observation ({pending['tool']}):\n{text}",
                                       "observation", turn)]
@@ -167,6 +169,23 @@ class _Loop:
         return {"status": status, "answer": explanation, "pending": None,
                 "tokens": state["tokens"] if tokens is None else tokens,
                 "messages": [message("assistant", explanation, "answer", state["turn"])]}
+
+    def _stop_with_output(self, state: AgentState, status: str, explanation: str,
+                          tokens: int | None = None) -> dict[str, Any]:
+        """Stop, but first ask for the finish output (one call, only finish allowed): the
+        user gets the agent's own account, and a phase agent (planner, implementer) gives
+        its plan or report all the same. The status still says why the turn stopped."""
+        tokens = state["tokens"] if tokens is None else tokens
+        try:
+            asked = self.asker.ask_finish(state, loop_text("must_finish", reason=explanation))
+        except LLMError:
+            return self._stop(state, status, explanation, tokens=tokens)
+        args = asked.action.args
+        own = args.get("answer") if isinstance(args.get("answer"), str) else None
+        answer = f"{explanation}\n{own}" if own else explanation
+        update = self._stop(state, status, answer, tokens=tokens + asked.tokens)
+        update["result"] = args
+        return update
 
     def _progress(self, state: AgentState, action: Action) -> None:
         if self.bus is not None and action.thought:

@@ -65,20 +65,26 @@ class _Phases:
                              {"recursion_limit": recursion_limit(self.limits)})
         update: dict[str, Any] = {"steps": state["steps"] + final["steps"],
                                   "tokens": state["tokens"] + final["tokens"]}
-        data, problem = None, ""
-        if final["status"] != "finished":
+        data, problem, notes = None, "", []
+        if final["status"] != "finished" and not final.get("result"):
             problem = f"the {role} did not finish: {final['answer']}"
         else:
             try:
                 data = output.model_validate(final["result"]).model_dump()
             except ValidationError as exc:
                 problem = f"the {role}'s output is invalid: {exc.errors()[0]['msg']}"
+            if data is not None and final["status"] != "finished":
+                # Stopped (step cap, loop) but told to give its output: use it, and say so.
+                notes.append(f"the {role} was stopped ({final['status']}) and gave its "
+                             "output when told to stop")
         if self.bus is not None:
             self.bus.emit(StageEnd(stage=spec.name, seconds=time.perf_counter() - started,
                                    output=_json(data) if data else problem, ok=data is not None))
         if problem:
             update["failed"] = problem
-            update["notes"] = [problem]
+            notes.append(problem)
+        if notes:
+            update["notes"] = notes
         return data, update
 
     # ------------------------------------------------------------------ nodes
