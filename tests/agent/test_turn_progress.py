@@ -42,6 +42,7 @@ def test_create_flow_points_to_lint_then_to_finish(repo, store, snapshots):
                             "Next: check it with lint_file (add.py).")
     assert "Nothing to fix." in linted
     assert "Progress this turn: add.py: lint clean." in linted
+    assert 'The request was: "Create add.py with add(a, b)".' in linted
     assert "choose finish now" in linted
 
 
@@ -68,7 +69,8 @@ def test_fix_flow_with_tests_runs_them_and_tracks_the_result(repo, store, snapsh
     # A new change makes the last test run stale.
     assert notes[3].startswith("mathutils.py: changed. Next: check it with lint_file")
     assert notes[4].startswith("mathutils.py: lint clean. Next: run the tests")
-    assert notes[5].startswith("mathutils.py: lint clean; tests: passed. If that is everything")
+    assert notes[5].startswith('mathutils.py: lint clean; tests: passed. The request was: '
+                               '"Fix half() so the test passes". If every part of it is done')
 
 
 def test_lint_problems_ask_for_a_fix(repo):

@@ -60,8 +60,11 @@ def record(progress: dict[str, Any], outcome: ToolOutcome, args: dict[str, Any],
     return {"files": files, "tests": tests, "looked": looked}
 
 
+MAX_REQUEST_CHARS = 300  # the request is quoted back when the model may be done
+
+
 def progress_note(progress: dict[str, Any], workspace: Workspace,
-                  read_only: bool = False) -> str:
+                  read_only: bool = False, request: str = "") -> str:
     """The line that ends an observation; "" while the turn has changed nothing (or, for a
     read-only agent such as the planner, looked at nothing)."""
     if read_only:  # its output is the finish itself: say what it has seen, then to finish
@@ -84,8 +87,11 @@ def progress_note(progress: dict[str, Any], workspace: Workspace,
         step = loop_text("progress_fix_tests")
     elif not tests and _has_tests(workspace):
         step = loop_text("progress_run_tests")
-    else:
-        step = loop_text("progress_finish")
+    else:  # quoted back: a small model forgets the second half of "do X and Y"
+        quoted = " ".join(request.split())
+        if len(quoted) > MAX_REQUEST_CHARS:
+            quoted = quoted[:MAX_REQUEST_CHARS] + " ..."
+        step = loop_text("progress_finish", request=quoted)
     return loop_text("progress", done="; ".join(done), step=step)
 
 

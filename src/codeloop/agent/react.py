@@ -151,7 +151,10 @@ class _Loop:
             done = record(state.get("progress") or new_progress(), outcome, pending["args"],
                           mutates, box.workspace)
             update["progress"] = done
-            note = progress_note(done, box.workspace, read_only=self.read_only)
+            request = next((m["content"] for m in state["messages"]
+                            if m["turn"] == turn and m["kind"] == "request"), "")
+            note = progress_note(done, box.workspace, read_only=self.read_only,
+                                 request=request)
             text = outcome.output + (f"\n\n{note}" if note else "")
         update["messages"] = [message("user", f"Observation ({pending['tool']}):\n{text}",
                                       "observation", turn)]

@@ -58,12 +58,23 @@ def example_expression(example: str) -> str:
     return f"{expression} == True"
 
 
+def evalplus_text(problem: PublicProblem) -> str:
+    """The task as EvalPlus shows it. HumanEval: the prompt as given. MBPP: the description
+    and the visible test inside a docstring."""
+    if problem.dataset == "mbpp":
+        return f'"""\n{problem.prompt.strip()}\n{problem.example.strip()}\n"""'
+    return problem.prompt.strip()
+
+
 def _mbpp_task(problem: PublicProblem) -> Task:
     example = problem.example.strip()
     expression = example_expression(example)
+    # The source is EvalPlus' text, so the pipeline's draft is the one-shot call; the
+    # signature's parameter names are made up (a, b, ...), so review checks only the count.
     return Task(task_id=problem.task_id, signature=mbpp_signature(example, problem.entry_point),
                 docstring=problem.prompt.strip(), examples=expression,
-                context="\n".join(problem.test_imports))
+                context="\n".join(problem.test_imports), source=evalplus_text(problem),
+                parameter_names=False)
 
 
 def task_for(problem: PublicProblem) -> Task:

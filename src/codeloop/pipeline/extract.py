@@ -141,9 +141,11 @@ def _params(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[str, str
     return params
 
 
-def check_signature(code: str, expected: ast.FunctionDef | ast.AsyncFunctionDef) -> SignatureCheck:
+def check_signature(code: str, expected: ast.FunctionDef | ast.AsyncFunctionDef, *,
+                    names: bool = True) -> SignatureCheck:
     """Does `code` define the expected function at top level with the same parameters
-    (names, order and kinds)? Annotations and defaults may differ."""
+    (names, order and kinds; with `names=False` order and kinds only)? Annotations and
+    defaults may differ."""
     try:
         tree = ast.parse(code)
     except SyntaxError as exc:
@@ -155,6 +157,8 @@ def check_signature(code: str, expected: ast.FunctionDef | ast.AsyncFunctionDef)
         return SignatureCheck(False, f"no top-level function '{expected.name}'"
                               + (f" (found: {', '.join(names)})" if names else ""))
     want, got = _params(expected), _params(found[-1])
+    if not names and [k for _, k in want] == [k for _, k in got]:
+        return SignatureCheck(True)
     if want != got:
         def show(ps: list[tuple[str, str]]) -> str:
             return "(" + ", ".join(n for n, _ in ps) + ")"

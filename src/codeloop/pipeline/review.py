@@ -36,7 +36,7 @@ def execute_candidate(code: str | None, ctx: StageContext) -> ExecSummary:
         summary = empty_exec()
         summary["error"] = NO_CODE
         return summary
-    check = check_signature(code, ctx.task.signature_node())
+    check = check_signature(code, ctx.task.signature_node(), names=ctx.task.parameter_names)
     summary = run_tests(join_program(ctx.task.context, code), ctx.assertions, ctx.test_source,
                         timeout=ctx.sandbox_timeout)
     summary["signature_ok"] = check.ok

@@ -49,9 +49,13 @@ class Task(BaseModel):
     docstring: str
     examples: str = ""
     context: str = ""
-    # The task as Python source exactly as it was given (a HumanEval prompt), shown to the
-    # model verbatim: re-rendering it changes the tokens and so a small model's answers.
+    # The task as Python source exactly as it was given (a HumanEval prompt, EvalPlus' MBPP
+    # docstring), shown to the model verbatim: re-rendering it changes the tokens and so a
+    # small model's answers.
     source: str = ""
+    # False when the signature was inferred from a call (MBPP: `def f(a, b):`): review then
+    # checks the number and kinds of parameters only, since their names are not known.
+    parameter_names: bool = True
 
     @field_validator("task_id")
     @classmethod
@@ -74,10 +78,15 @@ class Task(BaseModel):
     def signature_node(self) -> ast.FunctionDef | ast.AsyncFunctionDef:
         return _parse_signature(self.signature)
 
-    def unstated_examples(self) -> list[str]:
-        """The example lines the docstring does not already show (HumanEval's examples are
-        taken from its docstring; a task file's and MBPP's are not in it)."""
-        shown = {line.strip() for line in self.docstring.splitlines()}
+    def unstated_examples(self, shown_in: str | None = None) -> list[str]:
+        """The example lines that `shown_in` (default: the docstring) does not already show
+        (HumanEval's examples are taken from its docstring; a task file's are not in it).
+        A line `assert X` shows the example `X` (and `X == True`)."""
+        shown = set()
+        for line in (self.docstring if shown_in is None else shown_in).splitlines():
+            line = line.strip()
+            bare = line.removeprefix("assert ").strip()
+            shown |= {line, bare, f"{bare} == True"}
         return [line.strip() for line in self.examples.splitlines()
                 if line.strip() and line.strip() not in shown]
 
@@ -95,7 +104,7 @@ class Task(BaseModel):
     def prompt_source(self) -> str:
         """What a model is shown: the source as given when there is one and it states every
         example; otherwise the context, then the stub (the shape of a HumanEval prompt)."""
-        if self.source.strip() and not self.unstated_examples():
+        if self.source.strip() and not self.unstated_examples(self.source):
             return self.source.strip()
         context = self.context.strip("\n")
         return (context + "\n\n\n" if context else "") + self.function_stub()

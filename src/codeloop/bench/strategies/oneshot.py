@@ -10,6 +10,7 @@ import yaml
 from codeloop.bench.datasets import PublicProblem
 from codeloop.bench.program import build_program
 from codeloop.bench.strategies.base import Attempt, StageFigures
+from codeloop.bench.task_builder import evalplus_text
 from codeloop.llm.base import LLM, CallLog, user
 
 
@@ -19,16 +20,8 @@ def _settings() -> dict:
     return yaml.safe_load(text)["oneshot"]
 
 
-def task_text(problem: PublicProblem) -> str:
-    """HumanEval: the prompt as given. MBPP: EvalPlus' form, the description and the
-    visible test inside a docstring."""
-    if problem.dataset == "mbpp":
-        return f'"""\n{problem.prompt.strip()}\n{problem.example.strip()}\n"""'
-    return problem.prompt.strip()
-
-
 def oneshot_prompt(problem: PublicProblem) -> str:
-    return f"{_settings()['instruction']}\n```python\n{task_text(problem)}\n```\n"
+    return f"{_settings()['instruction']}\n```python\n{evalplus_text(problem)}\n```\n"
 
 
 class OneShot:
