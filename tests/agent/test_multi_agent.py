@@ -105,3 +105,22 @@ def test_a_planner_stopped_at_the_step_cap_still_hands_over_its_plan(repo):
     assert result.status == "approved" and result.plan.files_to_create == ["mathx.py"]
     assert "the planner was stopped (step_cap) and gave its output" in result.notes[0]
     assert (repo.root / "mathx.py").is_file()
+
+
+def test_every_string_and_list_a_phase_outputs_is_bounded():
+    # Unbounded, a small model can loop inside one until max_tokens cuts the JSON off.
+    from codeloop.agent.actions import strict_model_schema
+    from codeloop.agent.multi.schemas import ImplementationReport, Plan, ValidationReport
+
+    def unbounded(node, where="$"):
+        if isinstance(node, dict):
+            kind = node.get("type")
+            if kind == "string" and "maxLength" not in node and "enum" not in node:
+                yield where
+            if kind == "array" and "maxItems" not in node:
+                yield where
+            for key, value in node.items():
+                yield from unbounded(value, f"{where}.{key}")
+
+    for model in (Plan, ImplementationReport, ValidationReport):
+        assert list(unbounded(strict_model_schema(model))) == [], model.__name__
