@@ -66,6 +66,7 @@ def test_undo_reverts_the_last_turns_changes(repo, store, snapshots):
     (repo.root / "keep.py").write_text("x = 1\n")
     llm = scripted(
         act("write_file", path="greet.py", content=GREET, start_line=None, end_line=None),
+        act("read_file", path="keep.py", start_line=None, end_line=None),
         act("edit_file", path="keep.py", old_text="x = 1", new_text="x = 2"),
         finish("done"),
         finish("nothing to do"),

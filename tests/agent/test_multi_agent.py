@@ -63,6 +63,8 @@ def test_needs_fixes_then_approved(repo):
         report(),
         act("read_file", path="mathx.py", start_line=None, end_line=None),
         review("needs_fixes", ["add subtracts"], "Make add return a + b."),
+        # a new phase, a new turn: the implementer reads the file again before editing it
+        act("read_file", path="mathx.py", start_line=None, end_line=None),
         act("edit_file", path="mathx.py", old_text="return a - b", new_text="return a + b"),
         report(created=(), modified=("mathx.py",)),
         review("approved"),

@@ -51,6 +51,7 @@ def test_fix_flow_with_tests_runs_them_and_tracks_the_result(repo, store, snapsh
     (repo.root / "test_mathutils.py").write_text(TEST)
     pytest_step = act("run_bash_command", command="python -m pytest -q", timeout=None)
     llm = scripted(
+        act("read_file", path="mathutils.py", start_line=None, end_line=None),
         act("edit_file", path="mathutils.py", old_text="n // 3", new_text="n // 3 + 0"),
         act("lint_file", path="mathutils.py"),
         pytest_step,
@@ -61,7 +62,7 @@ def test_fix_flow_with_tests_runs_them_and_tracks_the_result(repo, store, snapsh
     )
     result = _ask(llm, repo, store, snapshots, "Fix half() so the test passes")
     assert result.status == "finished"
-    notes = [text.rsplit("Progress this turn: ", 1)[1] for text in _observations(llm)]
+    notes = [text.rsplit("Progress this turn: ", 1)[1] for text in _observations(llm)[1:]]
     assert notes[0].startswith("mathutils.py: changed. Next: check it with lint_file")
     # Linted clean, tests there and not run since the change: run them.
     assert notes[1].startswith("mathutils.py: lint clean. Next: run the tests")
@@ -111,3 +112,24 @@ def _lint(repo, path):
     from codeloop.tools.quality_tools import lint_file
 
     return lint_file.func(repo, path)
+
+
+def test_changing_a_file_not_read_this_turn_is_refused_until_it_is_read(repo, store, snapshots):
+    (repo.root / "mathutils.py").write_text(BUGGY)
+    blind = act("edit_file", path="mathutils.py", old_text="n // 3", new_text="n // 2")
+    llm = scripted(
+        blind,  # made up from the request: refused, the file stays as it was
+        act("write_file", path="mathutils.py", content="x = 1", start_line=None, end_line=None),
+        act("read_file", path="mathutils.py", start_line=None, end_line=None),
+        blind,
+        act("write_file", path="new_helper.py", content="Y = 2\n", start_line=None,
+            end_line=None),  # a new file needs no reading
+        finish("Fixed."),
+    )
+    result = _ask(llm, repo, store, snapshots, "Fix half()")
+    assert result.status == "finished"
+    refused_edit, refused_write = _observations(llm)[:2]
+    for text in (refused_edit, refused_write):
+        assert "mathutils.py exists and you have not read it in this turn" in text
+    assert (repo.root / "mathutils.py").read_text() == "def half(n):\n    return n // 2\n"
+    assert (repo.root / "new_helper.py").read_text() == "Y = 2\n"

@@ -33,8 +33,26 @@ MAX_TEST_FILES_SEEN = 200  # enough to know there are tests; a huge tree is not 
 MAX_LOOKED = 8  # the newest looks a read-only agent is reminded of
 
 
+CHANGING_TOOLS = ("edit_file", "write_file")
+
+
 def new_progress() -> dict[str, Any]:
-    return {"files": {}, "tests": "", "looked": []}
+    # "known": files whose current text the model has seen this turn (read or written).
+    return {"files": {}, "tests": "", "looked": [], "known": []}
+
+
+def unread_change(progress: dict[str, Any], tool: str, args: dict[str, Any],
+                  workspace: Workspace) -> str:
+    """The existing file that `tool` would change although the model has not read (or
+    written) it this turn; "" when the change may go ahead. Why: measured on the 1.5B, its
+    first move on "add a parameter" or "add a method" was edit_file with old_text made up
+    from the request; such edits fail, or change the wrong thing."""
+    if tool not in CHANGING_TOOLS:
+        return ""
+    path = _relative(workspace, args.get("path"))
+    if not path or path in progress.get("known", []) or not workspace.is_file(path):
+        return ""  # a new file needs no reading; a refused path is the tool's to report
+    return path
 
 
 def record(progress: dict[str, Any], outcome: ToolOutcome, args: dict[str, Any],
@@ -43,7 +61,10 @@ def record(progress: dict[str, Any], outcome: ToolOutcome, args: dict[str, Any],
     files = dict(progress.get("files", {}))
     tests = progress.get("tests", "")
     looked = list(progress.get("looked", []))
+    known = list(progress.get("known", []))
     path = _relative(workspace, args.get("path"))
+    if outcome.ok and path and path not in known and (mutates_files or outcome.tool == "read_file"):
+        known.append(path)
     label = _look_label(outcome.tool, args, path) if outcome.ok and not mutates_files else ""
     if label and label not in looked:
         looked = (looked + [label])[-MAX_LOOKED:]
@@ -57,7 +78,7 @@ def record(progress: dict[str, Any], outcome: ToolOutcome, args: dict[str, Any],
         match = EXIT_CODE.search(outcome.output)
         code = match.group(1) if match else None
         tests = {"0": "passed", NO_TESTS_COLLECTED: "none found"}.get(code, "failed")
-    return {"files": files, "tests": tests, "looked": looked}
+    return {"files": files, "tests": tests, "looked": looked, "known": known}
 
 
 MAX_REQUEST_CHARS = 300  # the request is quoted back when the model may be done

@@ -16,12 +16,12 @@ from langgraph.graph import END, START, StateGraph
 
 from codeloop.agent.actions import FINISH, Action
 from codeloop.agent.asking import Asked, Asker
-from codeloop.agent.progress import new_progress, progress_note, record
+from codeloop.agent.progress import new_progress, progress_note, record, unread_change
 from codeloop.agent.prompts import loop_text
 from codeloop.agent.state import AgentLimits, AgentState, message
 from codeloop.events import EventBus, Progress
 from codeloop.llm.base import LLM, InvalidStructuredOutput, LLMError
-from codeloop.tools.toolbox import Toolbox
+from codeloop.tools.toolbox import Toolbox, ToolOutcome
 
 MAX_INVALID_REPLIES = 3
 
@@ -143,13 +143,22 @@ class _Loop:
             text = loop_text("repeat", tool=pending["tool"])
         else:
             box = self.spec.toolbox
-            outcome = box.run(pending["tool"], pending["args"])
+            progress = state.get("progress") or new_progress()
+            unread = unread_change(progress, pending["tool"], pending["args"], box.workspace)
+            if unread:
+                outcome = ToolOutcome(pending["tool"], False,
+                                      loop_text("read_first", path=unread), 0.0)
+                # Not run, so not a repeat when tried again after the read.
+                refused = Action("", pending["tool"], pending["args"]).signature()
+                update["seen"] = {key: count for key, count in state["seen"].items()
+                                  if key != f"{refused}#{state['files_version']}"}
+            else:
+                outcome = box.run(pending["tool"], pending["args"])
             tool = box.tools.get(pending["tool"])
             mutates = tool is not None and tool.mutates_files
             if outcome.ok and mutates:
                 update["files_version"] = state["files_version"] + 1
-            done = record(state.get("progress") or new_progress(), outcome, pending["args"],
-                          mutates, box.workspace)
+            done = record(progress, outcome, pending["args"], mutates, box.workspace)
             update["progress"] = done
             request = next((m["content"] for m in state["messages"]
                             if m["turn"] == turn and m["kind"] == "request"), "")
