@@ -154,3 +154,20 @@ def test_tool_calls_are_emitted_as_events(ws):
     box.run("read_file", {"path": "missing.txt"})
     calls = recorder.of_type("tool_call")
     assert [(c.tool, c.ok) for c in calls] == [("write_file", True), ("read_file", False)]
+
+
+def test_edit_drops_line_numbers_copied_from_read_file(box, ws):
+    (ws.root / "numbers_util.py").write_text("def is_even(n):\n    return n % 2 == 1\n")
+    shown = box.run("read_file", {"path": "numbers_util.py"}).output
+    copied = next(line for line in shown.splitlines() if "return" in line)
+    assert copied == "    2|     return n % 2 == 1"  # what the model sees, and copies
+    out = box.run("edit_file", {"path": "numbers_util.py", "old_text": copied,
+                                "new_text": "    2|     return n % 2 == 0"})
+    assert out.ok and "line numbers copied from read_file were left out" in out.output
+    assert (ws.root / "numbers_util.py").read_text() == (
+        "def is_even(n):\n    return n % 2 == 0\n")
+    # Numbers on only some lines do not look copied from read_file: nothing changes.
+    mixed = box.run("edit_file", {"path": "numbers_util.py",
+                                  "old_text": "def is_even(n):\n    2|     return n % 2 == 0",
+                                  "new_text": "x"})
+    assert not mixed.ok and (ws.root / "numbers_util.py").read_text().startswith("def is_even")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from codeloop.quality.syntax import find_syntax_error
 from codeloop.tools.base import ToolError, tool
-from codeloop.tools.matcher import apply_edit, format_candidates
+from codeloop.tools.matcher import apply_edit, format_candidates, without_line_numbers
 from codeloop.tools.workspace import Workspace
 
 MAX_READ_LINES = 400
@@ -134,6 +134,10 @@ def edit_file(ws: Workspace, path: str, old_text: str, new_text: str) -> str:
     if crlf:  # match on \n text, write back the file's own line endings
         content = content.replace("\r\n", "\n")
         old_text, new_text = old_text.replace("\r\n", "\n"), new_text.replace("\r\n", "\n")
+    unnumbered = without_line_numbers(old_text) if old_text not in content else None
+    if unnumbered is not None:  # copied with read_file's line numbers: drop them
+        old_text = unnumbered
+        new_text = without_line_numbers(new_text) or new_text
     result = apply_edit(content, old_text, new_text)
     if not result.ok:
         message = f"edit_file: no change made to {ws.rel(path)}: {result.problem}."
@@ -143,5 +147,7 @@ def edit_file(ws: Workspace, path: str, old_text: str, new_text: str) -> str:
     new_content = result.new_content or ""
     ws.write_text(path, new_content.replace("\n", "\r\n") if crlf else new_content)
     how = "" if result.kind == "exact" else " (matched ignoring whitespace differences)"
+    if unnumbered is not None:
+        how += " (the line numbers copied from read_file were left out)"
     return (f"Edited {ws.rel(path)}: replaced lines {result.start_line}-{result.end_line}"
             f"{how}.{_python_note(ws, path, new_content)}")

@@ -10,10 +10,24 @@ while a unique-match rule keeps it from editing the wrong place.
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
 from typing import Literal
 
 MatchKind = Literal["exact", "whitespace"]
+# read_file shows "    2| text"; small models copy that prefix into old_text although they
+# are told not to (measured: the 1.5B's fix of is_even failed three times on it).
+_LINE_NUMBER = re.compile(r"^ *\d+\| ?")
+
+
+def without_line_numbers(text: str) -> str | None:
+    """`text` with read_file's line-number prefixes removed, when every non-blank line
+    carries one; None when it does not look copied from read_file."""
+    lines = text.split("\n")
+    if not any(line.strip() for line in lines) or not all(
+            _LINE_NUMBER.match(line) for line in lines if line.strip()):
+        return None
+    return "\n".join(_LINE_NUMBER.sub("", line, count=1) for line in lines)
 
 
 @dataclass(frozen=True)
