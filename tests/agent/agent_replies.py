@@ -2,8 +2,9 @@
 
 A test writes one logical action per step with `act`/`finish`; `script` turns them into the
 replies the model gives in an action mode: two per step in two_step mode (the thought and
-tool, then the arguments), one in one_schema mode. Other items (a raw reply string, a
-{"raise": ...} mapping) pass through as one reply.
+tool, then the arguments), plus a third for a tool with text arguments (those texts as ```
+blocks, as the real asker wants them), one in one_schema mode. Other items (a raw reply
+string, a {"raise": ...} mapping) pass through as one reply.
 """
 
 from __future__ import annotations
@@ -13,8 +14,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from codeloop.llm.scripted import ScriptedLLM
+from codeloop.tools import ALL_TOOLS
 
 ARGS_REQUEST = "Now give the arguments for "
+TEXT_REQUEST = "Now write the text for "
+TEXT_ARGS = {tool.name: tool.text_args for tool in ALL_TOOLS}
 
 
 @dataclass(frozen=True)
@@ -27,7 +31,13 @@ class Step:
         if mode == "one_schema":
             return [json.dumps({"thought": self.thought,
                                 "action": {"tool": self.tool, "args": self.args}})]
-        return [json.dumps({"thought": self.thought, "tool": self.tool}), json.dumps(self.args)]
+        choice = json.dumps({"thought": self.thought, "tool": self.tool})
+        texts = TEXT_ARGS.get(self.tool, ())
+        if not texts:
+            return [choice, json.dumps(self.args)]
+        others = {k: v for k, v in self.args.items() if k not in texts}
+        blocks = "\n".join(f"```\n{self.args[name]}\n```" for name in texts)
+        return [choice, json.dumps(others), f"Here it is:\n{blocks}"]
 
 
 def act(tool: str, thought: str = "", **args) -> Step:
@@ -53,6 +63,7 @@ def scripted(*items: Step | str | dict, mode: str = "two_step") -> ScriptedLLM:
 
 def action_prompts(llm: ScriptedLLM) -> list[list]:
     """The messages of each call that chose an action: every call but two_step's requests
-    for arguments. Index k is the prompt of the k-th choice, as in one_schema mode."""
+    for arguments and texts. Index k is the prompt of the k-th choice, as in one_schema mode."""
     return [call for call in llm.calls
-            if not (call and call[-1].role == "user" and call[-1].content.startswith(ARGS_REQUEST))]
+            if not (call and call[-1].role == "user"
+                    and call[-1].content.startswith((ARGS_REQUEST, TEXT_REQUEST)))]

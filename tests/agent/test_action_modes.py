@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from agent_replies import ARGS_REQUEST, act, finish, scripted
+from agent_replies import ARGS_REQUEST, TEXT_REQUEST, act, finish, scripted
 
 from codeloop.agent.actions import action_schema, choice_schema
 from codeloop.agent.factory import agent_spec
@@ -29,28 +29,48 @@ def _enum(schema):
 
 
 def test_two_step_asks_for_the_tool_then_exactly_its_arguments(repo, store, snapshots):
-    llm = scripted(act("write_file", "make it", path="a.py", content="A = 1\n",
-                       start_line=None, end_line=None), finish("Wrote a.py."))
+    llm = scripted(act("read_file", "look", path="README.md", start_line=None, end_line=None),
+                   finish("A README."))
     spec, result = _run(llm, repo, store, snapshots)
-    assert result.status == "finished" and result.answer == "Wrote a.py."
-    assert (repo.root / "a.py").read_text() == "A = 1\n"
+    assert result.status == "finished" and result.answer == "A README."
     tools = list(spec.toolbox.tools.values())
-    choice, write_args, _, finish_args = llm.schemas
+    choice, read_args, _, finish_args = llm.schemas
     assert choice == choice_schema(tools)
     assert choice["required"] == ["thought", "tool"] and not choice["additionalProperties"]
     assert _enum(choice) == [t.name for t in tools] + ["finish"]
-    assert write_args == spec.toolbox.tools["write_file"].parameters_schema(all_required=True)
+    assert read_args == spec.toolbox.tools["read_file"].parameters_schema(all_required=True)
     assert finish_args == spec.finish_schema
     # Call 2 repeats call 1's messages, then its reply and the request for arguments.
     first, second = llm.calls[0], llm.calls[1]
     assert second[:-2] == first
     assert second[-2].role == "assistant"
-    assert json.loads(second[-2].content) == {"thought": "make it", "tool": "write_file"}
+    assert json.loads(second[-2].content) == {"thought": "look", "tool": "read_file"}
     assert second[-1].role == "user"
-    assert second[-1].content.startswith(ARGS_REQUEST + "write_file as JSON.")
-    description = spec.toolbox.tools["write_file"].description.strip().splitlines()[0]
+    assert second[-1].content.startswith(ARGS_REQUEST + "read_file as JSON.")
+    description = spec.toolbox.tools["read_file"].description.strip().splitlines()[0]
     assert description in second[-1].content
     assert llm.calls[3][-1].content.startswith(ARGS_REQUEST + "finish as JSON.")
+
+
+def test_a_files_text_is_asked_for_as_a_block_not_inside_json(repo, store, snapshots):
+    # Quotes, backslashes and a fence-free body: written exactly as the block holds them.
+    body = 'PATH = "C:\\temp"\nNEWLINE = "\\n"\n'
+    llm = scripted(act("write_file", "make it", path="a.py", content=body.rstrip("\n"),
+                       start_line=None, end_line=None), finish("Wrote a.py."))
+    spec, result = _run(llm, repo, store, snapshots)
+    assert result.status == "finished"
+    assert (repo.root / "a.py").read_text() == body
+    choice, write_args, text, _, finish_args = llm.schemas
+    write_file = spec.toolbox.tools["write_file"]
+    assert write_args == write_file.parameters_schema(all_required=True, exclude=("content",))
+    assert "content" not in write_args["properties"] and text is None  # plain text, no grammar
+    # Call 3 repeats call 2's messages, then its arguments and the request for the text.
+    second, third = llm.calls[1], llm.calls[2]
+    assert third[:-2] == second
+    assert json.loads(third[-2].content) == {"path": "a.py", "start_line": None,
+                                             "end_line": None}
+    assert third[-1].content.startswith(TEXT_REQUEST + "write_file(path='a.py')")
+    assert "```" in third[-1].content and "content:" in third[-1].content
 
 
 def test_both_calls_are_counted_and_reported(repo, store, snapshots, events):

@@ -3,7 +3,9 @@
 two_step (the default): call 1 gets {"thought", "tool"} with the tool an enum; call 2 gets
 the same messages plus call 1's reply and a request for that tool's arguments, under exactly
 that tool's arguments schema. Two small grammars decode much faster under llama.cpp than
-one union of every tool, and a small model fails them less often.
+one union of every tool, and a small model fails them less often. A tool with text
+arguments (write_file's content, edit_file's old and new text) gets a call 3: those texts
+as ``` blocks in a plain reply, left out of call 2's schema (agent/text_args.py).
 one_schema: one call under `action_schema` (a union with one branch per tool).
 
 Either way the result is one Action and the tokens of every call; each call emits an
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 from codeloop.agent.actions import (
     FINISH,
@@ -29,8 +31,16 @@ from codeloop.agent.actions import (
 from codeloop.agent.history import conversation_for_model, merge_same_roles
 from codeloop.agent.prompts import loop_text
 from codeloop.agent.state import AgentState
+from codeloop.agent.text_args import TextReplyError, parse_text_reply, text_request
 from codeloop.events import EventBus, LLMCall
-from codeloop.llm.base import LLM, ContextOverflow, InvalidStructuredOutput, JsonReply
+from codeloop.llm.base import (
+    LLM,
+    ContextOverflow,
+    InvalidStructuredOutput,
+    JsonReply,
+    Reply,
+    Usage,
+)
 
 if TYPE_CHECKING:
     from codeloop.agent.react import AgentSpec
@@ -69,14 +79,43 @@ class Asker:
             {"role": "user", "content": loop_text("args_request", tool=tool,
                                                   description=self._description(tool))},
         ]
+        text_args = self.spec.toolbox.tools[tool].text_args if tool != FINISH else ()
+        spent = choice.reply.usage
         try:
-            args, _ = self._call(state, follow,
-                                 args_schema(tool, self.tools, self.spec.finish_schema), budget)
-        except InvalidStructuredOutput as exc:  # the choice's tokens were spent too
+            if not text_args:
+                args, _ = self._call(state, follow,
+                                     args_schema(tool, self.tools, self.spec.finish_schema),
+                                     budget)
+                spent += args.reply.usage
+                data = args.data
+            else:
+                data, spent = self._args_and_texts(state, follow, tool, budget, spent)
+        except InvalidStructuredOutput as exc:  # the tokens before it were spent too
             raise InvalidStructuredOutput(f"arguments of {tool}: {exc}",
-                                          choice.reply.usage + exc.usage) from exc
-        tokens = choice.reply.usage.total_tokens + args.reply.usage.total_tokens
-        return Asked(make_action(choice.data["thought"], tool, args.data), tokens)
+                                          spent + exc.usage) from exc
+        return Asked(make_action(choice.data["thought"], tool, data), spent.total_tokens)
+
+    def _args_and_texts(self, state: AgentState, follow: list[dict[str, str]], tool: str,
+                        budget: int, spent: Usage) -> tuple[dict[str, Any], Usage]:
+        """A tool with text arguments: the others as JSON, then the texts as ``` blocks in a
+        plain reply (agent/text_args.py says why)."""
+        chosen = self.spec.toolbox.tools[tool]
+        args, _ = self._call(state, follow,
+                             chosen.parameters_schema(all_required=True,
+                                                      exclude=chosen.text_args), budget)
+        spent += args.reply.usage
+        follow = follow + [
+            {"role": "assistant", "content": json.dumps(args.data, ensure_ascii=False)},
+            {"role": "user", "content": text_request(chosen, args.data)},
+        ]
+        reply, _ = self._call(state, follow, None, budget,
+                              max_tokens=self.spec.limits.max_tokens_per_text)
+        try:
+            texts = parse_text_reply(reply.text, chosen.text_args,
+                                     cut_off=reply.finish_reason == "length")
+        except TextReplyError as exc:
+            raise InvalidStructuredOutput(str(exc), reply.usage) from exc
+        return {**args.data, **texts}, spent + reply.usage
 
     def ask_finish(self, state: AgentState, note: str) -> Asked:
         """Only `finish` is left: its arguments in one call, after `note` (why the turn must
@@ -85,25 +124,37 @@ class Asker:
                                self.spec.finish_schema, self.spec.limits.history_chars)
         return Asked(make_action("", FINISH, result.data), result.reply.usage.total_tokens)
 
+    @overload
     def _call(self, state: AgentState, extra: list[dict[str, str]], schema: dict[str, Any],
-              budget: int) -> tuple[JsonReply, int]:
-        """One model call; returns its reply and the history budget it fitted in."""
+              budget: int, max_tokens: int | None = None) -> tuple[JsonReply, int]: ...
+
+    @overload
+    def _call(self, state: AgentState, extra: list[dict[str, str]], schema: None,
+              budget: int, max_tokens: int | None = None) -> tuple[Reply, int]: ...
+
+    def _call(self, state, extra, schema, budget, max_tokens=None):
+        """One model call, under `schema` (None: plain text); returns its reply and the
+        history budget it fitted in."""
         limits = self.spec.limits
+        max_tokens = max_tokens or limits.max_tokens_per_step
         while True:
             messages = ([{"role": "system", "content": self.spec.system_prompt}]
                         + merge_same_roles(
                             conversation_for_model(state["messages"], state["turn"], budget)
                             + extra))
             try:
-                result = self.llm.complete_json(messages, schema,
-                                                max_tokens=limits.max_tokens_per_step,
-                                                temperature=limits.temperature)
+                if schema is None:
+                    result = self.llm.complete(messages, max_tokens=max_tokens,
+                                               temperature=limits.temperature)
+                else:
+                    result = self.llm.complete_json(messages, schema, max_tokens=max_tokens,
+                                                    temperature=limits.temperature)
             except ContextOverflow:
                 if budget < MIN_HISTORY_CHARS:
                     raise
                 budget //= 2  # show less history and try again
                 continue
-            reply = result.reply
+            reply = result if schema is None else result.reply
             if self.bus is not None:
                 self.bus.emit(LLMCall(model=reply.model, stage=self.spec.name,
                                       prompt_tokens=reply.usage.prompt_tokens,

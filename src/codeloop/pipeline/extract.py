@@ -18,19 +18,38 @@ _CODE_START = re.compile(r"^(def |async def |class |import |from \S+ import |@)"
 _NON_PYTHON = {"bash", "sh", "shell", "console", "text", "json", "yaml", "output", "plaintext"}
 
 
-def code_blocks(reply: str) -> list[str]:
-    """Fenced blocks in order; an unclosed last fence (a reply cut by the token budget)
-    counts as a block running to the end."""
+def code_blocks(reply: str, *, any_language: bool = False) -> list[str]:
+    """Fenced blocks in order (only Python-looking ones unless `any_language`); an unclosed
+    last fence (a reply cut by the token budget) counts as a block running to the end."""
+    def wanted(language: str) -> bool:
+        return any_language or language.lower() not in _NON_PYTHON
+
     blocks: list[str] = []
     end = 0
     for match in _FENCE.finditer(reply):
-        if match.group(2).lower() not in _NON_PYTHON:
+        if wanted(match.group(2)):
             blocks.append(match.group(3))
         end = match.end()
     tail = _OPEN_FENCE.search(reply, end)
-    if tail and tail.group(2).lower() not in _NON_PYTHON:
+    if tail and wanted(tail.group(2)):
         blocks.append(reply[tail.end():])
     return blocks
+
+
+def outer_block(reply: str) -> tuple[str, bool] | None:
+    """The text from the first opening fence to the last closing fence of the same kind,
+    so a file that holds fences itself (a README) stays whole; and whether it was closed.
+    None when the reply has no fence."""
+    opening = _OPEN_FENCE.search(reply)
+    if opening is None:
+        return None
+    closing = re.compile(rf"^[ \t]*{re.escape(opening.group(1))}[ \t]*$", re.MULTILINE)
+    last = None
+    for last in closing.finditer(reply, opening.end()):
+        pass
+    if last is None:
+        return reply[opening.end():], False
+    return reply[opening.end():last.start()], True
 
 
 def _defines(tree: ast.Module, name: str) -> bool:

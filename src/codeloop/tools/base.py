@@ -48,14 +48,20 @@ class Tool:
     params: tuple[Param, ...]
     func: Callable[..., str] = field(repr=False, compare=False)
     mutates_files: bool = False
+    # Arguments that hold a file's text (code). A model writes those better as plain text in
+    # a ``` block than escaped inside a JSON string (see agent/text_args.py).
+    text_args: tuple[str, ...] = ()
 
-    def parameters_schema(self, *, all_required: bool = False) -> dict[str, Any]:
+    def parameters_schema(self, *, all_required: bool = False,
+                          exclude: tuple[str, ...] = ()) -> dict[str, Any]:
         """The arguments' JSON schema. `all_required` makes every argument required (optional
-        ones accept null): small models under constrained decoding then always emit them."""
-        required = [p.name for p in self.params if all_required or p.required]
+        ones accept null): small models under constrained decoding then always emit them.
+        `exclude` leaves arguments out (the text arguments, when asked for apart)."""
+        params = [p for p in self.params if p.name not in exclude]
+        required = [p.name for p in params if all_required or p.required]
         return {
             "type": "object",
-            "properties": {p.name: p.schema() for p in self.params},
+            "properties": {p.name: p.schema() for p in params},
             "required": required,
             "additionalProperties": False,
         }
@@ -78,16 +84,18 @@ class Tool:
         return out
 
 
-def tool(func: Callable[..., str] | None = None, *, mutates_files: bool = False):
+def tool(func: Callable[..., str] | None = None, *, mutates_files: bool = False,
+         text_args: tuple[str, ...] = ()):
     """Decorator: turn `func(workspace, arg: type, ...) -> str` into a Tool."""
 
     def wrap(fn: Callable[..., str]) -> Tool:
-        return tool_from_function(fn, mutates_files=mutates_files)
+        return tool_from_function(fn, mutates_files=mutates_files, text_args=text_args)
 
     return wrap(func) if func is not None else wrap
 
 
-def tool_from_function(fn: Callable[..., str], *, mutates_files: bool = False) -> Tool:
+def tool_from_function(fn: Callable[..., str], *, mutates_files: bool = False,
+                       text_args: tuple[str, ...] = ()) -> Tool:
     hints = typing.get_type_hints(fn)
     doc = inspect.getdoc(fn) or ""
     summary, arg_docs = _parse_docstring(doc)
@@ -105,7 +113,11 @@ def tool_from_function(fn: Callable[..., str], *, mutates_files: bool = False) -
         ))
     if not summary:
         raise TypeError(f"tool {fn.__name__} needs a docstring: it is the model's description")
-    return Tool(fn.__name__, summary, tuple(params), fn, mutates_files)
+    strings = {p.name for p in params if p.json_type == "string" and p.required}
+    if not set(text_args) <= strings:
+        raise TypeError(f"tool {fn.__name__}: text arguments {sorted(set(text_args) - strings)} "
+                        "must be required string arguments")
+    return Tool(fn.__name__, summary, tuple(params), fn, mutates_files, tuple(text_args))
 
 
 def _json_type(hint: Any, fn_name: str, arg: str) -> tuple[str, bool]:

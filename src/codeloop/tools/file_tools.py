@@ -65,7 +65,7 @@ def _python_note(ws: Workspace, path: str, content: str) -> str:
     return f"\nWARNING: the file does not compile: {problem.describe()}. Fix it."
 
 
-@tool(mutates_files=True)
+@tool(mutates_files=True, text_args=("content",))
 def write_file(ws: Workspace, path: str, content: str, start_line: int | None = None,
                end_line: int | None = None) -> str:
     """Create or overwrite a file with content; or, in an existing file, insert content
@@ -117,7 +117,7 @@ def write_file(ws: Workspace, path: str, content: str, start_line: int | None = 
             f"{_python_note(ws, path, new_text)}")
 
 
-@tool(mutates_files=True)
+@tool(mutates_files=True, text_args=("old_text", "new_text"))
 def edit_file(ws: Workspace, path: str, old_text: str, new_text: str) -> str:
     """Replace old_text with new_text in a file. old_text must match one place in the file
     (copy it from read_file's output, without the line numbers).
