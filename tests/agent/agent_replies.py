@@ -17,7 +17,7 @@ from codeloop.llm.scripted import ScriptedLLM
 from codeloop.tools import ALL_TOOLS
 
 ARGS_REQUEST = "Now give the arguments for "
-TEXT_REQUEST = "Now write the text for "
+TEXT_REQUEST = "Now write "
 TEXT_ARGS = {tool.name: tool.text_args for tool in ALL_TOOLS}
 
 

@@ -60,7 +60,7 @@ def test_a_files_text_is_asked_for_as_a_block_not_inside_json(repo, store, snaps
     spec, result = _run(llm, repo, store, snapshots)
     assert result.status == "finished"
     assert (repo.root / "a.py").read_text() == body
-    choice, write_args, text, _, finish_args = llm.schemas
+    _, write_args, text, _, _ = llm.schemas
     write_file = spec.toolbox.tools["write_file"]
     assert write_args == write_file.parameters_schema(all_required=True, exclude=("content",))
     assert "content" not in write_args["properties"] and text is None  # plain text, no grammar
@@ -69,8 +69,8 @@ def test_a_files_text_is_asked_for_as_a_block_not_inside_json(repo, store, snaps
     assert third[:-2] == second
     assert json.loads(third[-2].content) == {"path": "a.py", "start_line": None,
                                              "end_line": None}
-    assert third[-1].content.startswith(TEXT_REQUEST + "write_file(path='a.py')")
-    assert "```" in third[-1].content and "content:" in third[-1].content
+    assert third[-1].content.startswith(TEXT_REQUEST + "the whole content of a.py in one "
+                                                      "```python block")
 
 
 def test_both_calls_are_counted_and_reported(repo, store, snapshots, events):

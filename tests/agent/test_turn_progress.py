@@ -7,7 +7,7 @@ from agent_replies import act, action_prompts, finish, scripted
 
 from codeloop.agent.actions import MAX_THOUGHT_CHARS, action_schema, choice_schema
 from codeloop.agent.factory import agent_spec
-from codeloop.agent.progress import new_progress, progress_note, record
+from codeloop.agent.progress import new_progress, progress_note, record, untouched_named_files
 from codeloop.agent.session import AgentSession
 from codeloop.tools.toolbox import ToolOutcome
 
@@ -42,8 +42,11 @@ def test_create_flow_points_to_lint_then_to_finish(repo, store, snapshots):
                             "Next: check it with lint_file (add.py).")
     assert "Nothing to fix." in linted
     assert "Progress this turn: add.py: lint clean." in linted
-    assert 'The request was: "Create add.py with add(a, b)".' in linted
-    assert "choose finish now" in linted
+    # add.py, the one file the request names, is done: finish, without quoting the request
+    # back (the 0.5B read a quoted "Create add.py" as an order to create it again).
+    assert linted.endswith("add.py: lint clean. If that is everything the request asked "
+                           "for, choose finish now; do not change working code.")
+    assert "Create add.py" not in linted
 
 
 def test_fix_flow_with_tests_runs_them_and_tracks_the_result(repo, store, snapshots):
@@ -70,8 +73,7 @@ def test_fix_flow_with_tests_runs_them_and_tracks_the_result(repo, store, snapsh
     # A new change makes the last test run stale.
     assert notes[3].startswith("mathutils.py: changed. Next: check it with lint_file")
     assert notes[4].startswith("mathutils.py: lint clean. Next: run the tests")
-    assert notes[5].startswith('mathutils.py: lint clean; tests: passed. The request was: '
-                               '"Fix half() so the test passes". If every part of it is done')
+    assert notes[5].startswith("mathutils.py: lint clean; tests: passed. If that is everything")
 
 
 def test_lint_problems_ask_for_a_fix(repo):
@@ -133,3 +135,31 @@ def test_changing_a_file_not_read_this_turn_is_refused_until_it_is_read(repo, st
         assert "mathutils.py exists and you have not read it in this turn" in text
     assert (repo.root / "mathutils.py").read_text() == "def half(n):\n    return n // 2\n"
     assert (repo.root / "new_helper.py").read_text() == "Y = 2\n"
+
+
+def test_a_named_file_not_yet_done_is_the_next_move(repo, store, snapshots):
+    request = "Add sub(a, b) to calc.py and a test for it in tests/test_calc.py"
+    llm = scripted(
+        act("write_file", path="calc.py", content="def sub(a, b):\n    return a - b\n",
+            start_line=None, end_line=None),
+        act("lint_file", path="calc.py"),
+        act("write_file", path="tests/test_calc.py",
+            content="from calc import sub\n\n\ndef test_sub():\n    assert sub(3, 1) == 2\n",
+            start_line=None, end_line=None),
+        act("lint_file", path="tests/test_calc.py"),
+        finish("Added sub and its test."),
+    )
+    result = _ask(llm, repo, store, snapshots, request)
+    assert result.status == "finished"
+    notes = [text.rsplit("Progress this turn: ", 1)[1] for text in _observations(llm)]
+    assert notes[1].endswith("The request also names tests/test_calc.py, not read or changed "
+                             "in this turn yet: do that part next.")
+    # Both named files done; a test file now exists, so the next move is to run it.
+    assert "also names" not in notes[-1] and "Next: run the tests" in notes[-1]
+
+
+def test_named_files_match_by_path_or_by_name():
+    progress = {"files": {"src/pkg/app.py": "lint clean"}, "known": ["README.md"]}
+    request = "Fix app.py as README.md says, update docs/usage.md and config.yaml; not v1.2"
+    assert untouched_named_files(request, progress) == ["docs/usage.md", "config.yaml"]
+    assert untouched_named_files("Rename calc_total everywhere", progress) == []

@@ -80,6 +80,19 @@ def test_write_with_start_line_only_inserts_and_replaces_nothing(box, ws):
     assert "Y" not in (ws.root / "s.py").read_text()
 
 
+def test_a_write_or_edit_that_changes_nothing_says_so_and_is_not_a_change(box, ws):
+    (ws.root / "a.py").write_text("A = 1\n")
+    again = box.run("write_file", {"path": "a.py", "content": "A = 1"})
+    assert not again.ok and "Nothing changed: a.py already holds exactly this text" in again.output
+    same_range = box.run("write_file", {"path": "a.py", "content": "A = 1", "start_line": 1,
+                                        "end_line": 1})
+    assert not same_range.ok and "Nothing changed" in same_range.output
+    same_edit = box.run("edit_file", {"path": "a.py", "old_text": "A = 1", "new_text": "A = 1"})
+    assert not same_edit.ok and "old_text and new_text are the same" in same_edit.output
+    changed = box.run("write_file", {"path": "a.py", "content": "A = 2"})
+    assert changed.ok and (ws.root / "a.py").read_text() == "A = 2\n"
+
+
 def test_write_warns_about_python_that_does_not_compile(box, ws):
     out = box.run("write_file", {"path": "bad.py", "content": "def f(:\n    pass\n"})
     assert out.ok and "does not compile" in out.output and "line 1" in out.output

@@ -106,7 +106,8 @@ class Asker:
         spent += args.reply.usage
         follow = follow + [
             {"role": "assistant", "content": json.dumps(args.data, ensure_ascii=False)},
-            {"role": "user", "content": text_request(chosen, args.data)},
+            {"role": "user", "content": text_request(
+                chosen, args.data, self.spec.toolbox.workspace.is_file(str(args.data["path"])))},
         ]
         reply, _ = self._call(state, follow, None, budget,
                               max_tokens=self.spec.limits.max_tokens_per_text)

@@ -81,7 +81,23 @@ def record(progress: dict[str, Any], outcome: ToolOutcome, args: dict[str, Any],
     return {"files": files, "tests": tests, "looked": looked, "known": known}
 
 
-MAX_REQUEST_CHARS = 300  # the request is quoted back when the model may be done
+# A file name in a request: a path ending in a usual source or text extension.
+NAMED_FILE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.(?:py|pyi|md|rst|txt|json|toml|ya?ml"
+                        r"|cfg|ini|js|jsx|ts|tsx|html|css|sh|csv))\b")
+
+
+def untouched_named_files(request: str, progress: dict[str, Any]) -> list[str]:
+    """The files the request names that this turn has neither read nor changed. Why: a
+    small model forgets the second half of "add X to a.py and its test to test_a.py"; and
+    quoting the whole request back instead made the 0.5B redo its first half ("Create
+    add.py ..." read as an order to create it again)."""
+    seen = set(progress.get("known", [])) | set(progress.get("files", {}))
+    missing: list[str] = []
+    for name in NAMED_FILE.findall(request):
+        if name in missing or any(p == name or p.endswith("/" + name) for p in seen):
+            continue
+        missing.append(name)
+    return missing
 
 
 def progress_note(progress: dict[str, Any], workspace: Workspace,
@@ -108,11 +124,9 @@ def progress_note(progress: dict[str, Any], workspace: Workspace,
         step = loop_text("progress_fix_tests")
     elif not tests and _has_tests(workspace):
         step = loop_text("progress_run_tests")
-    else:  # quoted back: a small model forgets the second half of "do X and Y"
-        quoted = " ".join(request.split())
-        if len(quoted) > MAX_REQUEST_CHARS:
-            quoted = quoted[:MAX_REQUEST_CHARS] + " ..."
-        step = loop_text("progress_finish", request=quoted)
+    else:
+        step = loop_text("progress_finish",
+                         missing=", ".join(untouched_named_files(request, progress)))
     return loop_text("progress", done="; ".join(done), step=step)
 
 

@@ -23,13 +23,13 @@ def _templates() -> dict[str, Any]:
     return data
 
 
-def _render(template: str, **values: str) -> str:
+def _render(template: str, **values: Any) -> str:
     env = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=False,
                              autoescape=False)
     return env.from_string(template).render(**values).strip()
 
 
-def loop_text(key: str, **values: str) -> str:
+def loop_text(key: str, **values: Any) -> str:
     """One of the loop's messages (agents.yaml `loop:`), e.g. the request for arguments."""
     texts = _templates()["loop"]
     if key not in texts:

@@ -9,6 +9,7 @@ to its token limit. In a ``` block a model writes code the way it saw code in tr
 
 from __future__ import annotations
 
+from pathlib import PurePosixPath
 from typing import Any
 
 from codeloop.agent.prompts import loop_text
@@ -20,14 +21,19 @@ class TextReplyError(ValueError):
     """The reply does not hold the text blocks asked for; the message says what is wrong."""
 
 
-def text_request(tool: Tool, args: dict[str, Any]) -> str:
-    """The request for `tool`'s text arguments, after its other arguments `args`."""
-    descriptions = {p.name: p.description for p in tool.params}
-    shown = ", ".join(f"{name}={value!r}" for name, value in args.items() if value is not None)
-    blocks = "\n".join(f"{index}. {name}: {descriptions.get(name) or name}"
-                       for index, name in enumerate(tool.text_args, 1))
-    return loop_text("text_request", call=f"{tool.name}({shown})", blocks=blocks,
-                     count=str(len(tool.text_args)))
+_LANGUAGES = {".py": "python", ".js": "javascript", ".ts": "typescript", ".sh": "bash",
+              ".md": "markdown", ".json": "json", ".toml": "toml", ".yaml": "yaml",
+              ".yml": "yaml", ".html": "html", ".css": "css"}
+
+
+def text_request(tool: Tool, args: dict[str, Any], exists: bool) -> str:
+    """The request for `tool`'s text arguments, after its other arguments `args`; `exists`:
+    the file is there (a write to a new file is its whole content, whatever the lines)."""
+    path = str(args.get("path") or "")
+    start, end = args.get("start_line"), args.get("end_line")
+    return loop_text(f"text_request_{tool.name}", path=path, start_line=start, end_line=end,
+                     whole=start is None or not exists,
+                     language=_LANGUAGES.get(PurePosixPath(path).suffix.lower(), ""))
 
 
 def parse_text_reply(text: str, names: tuple[str, ...], cut_off: bool) -> dict[str, str]:
@@ -54,4 +60,4 @@ def parse_text_reply(text: str, names: tuple[str, ...], cut_off: bool) -> dict[s
 def _without_final_newline(block: str) -> str:
     # A block's text ends with the newline before the closing fence; the texts are compared
     # (edit_file's old_text) and written as lines, so that newline is not part of them.
-    return block[:-1] if block.endswith("\n") else block
+    return block.removesuffix("\n")

@@ -65,6 +65,17 @@ def _python_note(ws: Workspace, path: str, content: str) -> str:
     return f"\nWARNING: the file does not compile: {problem.describe()}. Fix it."
 
 
+def _refuse_no_change(ws: Workspace, path: str, new_text: str) -> None:
+    # A write that changes nothing is not a change: reported as such, it does not count as
+    # one for the turn's progress (a small model rewrote a finished file in a loop).
+    try:
+        old_text = ws.read_text(path) if ws.is_file(path) else None
+    except ToolError:  # not text: whatever new_text is, writing it changes the file
+        return
+    if old_text is not None and old_text.replace("\r\n", "\n") == new_text:
+        raise ToolError(f"Nothing changed: {ws.rel(path)} already holds exactly this text.")
+
+
 @tool(mutates_files=True, text_args=("content",))
 def write_file(ws: Workspace, path: str, content: str, start_line: int | None = None,
                end_line: int | None = None) -> str:
@@ -87,6 +98,7 @@ def write_file(ws: Workspace, path: str, content: str, start_line: int | None = 
     if start_line is None:
         if content and not content.endswith("\n"):
             content += "\n"
+        _refuse_no_change(ws, path, content)
         created = ws.write_text(path, content)
         count = len(content.splitlines())
         verb = "Created" if created else "Overwrote"
@@ -112,6 +124,7 @@ def write_file(ws: Workspace, path: str, content: str, start_line: int | None = 
         start, end = _check_range(start_line, end_line, max(len(old_lines), 1))
         new_text = "".join(old_lines[:start - 1]) + new_part + "".join(old_lines[end:])
         done = f"Replaced lines {start}-{end} of {ws.rel(path)} with {added} line(s)"
+    _refuse_no_change(ws, path, new_text)
     ws.write_text(path, new_text)
     return (f"{done}; the file now has {len(new_text.splitlines())} lines."
             f"{_python_note(ws, path, new_text)}")
@@ -145,6 +158,8 @@ def edit_file(ws: Workspace, path: str, old_text: str, new_text: str) -> str:
             message += "\n" + format_candidates(result.candidates)
         raise ToolError(message)
     new_content = result.new_content or ""
+    if new_content == content:
+        raise ToolError(f"Nothing changed: old_text and new_text are the same in {ws.rel(path)}.")
     ws.write_text(path, new_content.replace("\n", "\r\n") if crlf else new_content)
     how = "" if result.kind == "exact" else " (matched ignoring whitespace differences)"
     if unnumbered is not None:
