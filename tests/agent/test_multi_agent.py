@@ -80,10 +80,22 @@ def test_needs_fixes_then_approved(repo):
 def test_out_of_rounds_needs_review(repo):
     replies = [act("finish", **PLAN)]
     for _ in range(3):
-        replies += [report(), review("needs_fixes", ["still wrong"], "Fix it.")]
-    result = run_multi_agent(scripted(*replies), repo, "Add mathx.py")
+        # An implementer that changes nothing: its first report each round is held back
+        # (it claims mathx.py); it reports again and that report goes to the validator.
+        replies += [report(), report(status="failed"),
+                    review("needs_fixes", ["still wrong"], "Fix it.")]
+    llm = scripted(*replies)
+    result = run_multi_agent(llm, repo, "Add mathx.py")
     assert result.status == "needs_review" and result.rounds == 3
     assert len(result.validations) == 3 and "needs review" in result.notes[-1]
+    assert [r.status for r in result.implementations] == ["failed"] * 3
+    held = [call[-1].content for call in action_prompts(llm)
+            if call[-1].content.startswith("Not finished yet")]
+    assert len(held) == 3
+    assert held[0] == ("Not finished yet: the request names mathx.py, which this turn has "
+                       "not read or changed; your report lists mathx.py as created or "
+                       "modified, but this turn has not changed them. Do that now. If it "
+                       "really is not needed, choose finish again and say why.")
 
 
 def test_a_phase_that_fails_ends_in_needs_review(repo):

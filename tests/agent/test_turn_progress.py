@@ -163,3 +163,27 @@ def test_named_files_match_by_path_or_by_name():
     request = "Fix app.py as README.md says, update docs/usage.md and config.yaml; not v1.2"
     assert untouched_named_files(request, progress) == ["docs/usage.md", "config.yaml"]
     assert untouched_named_files("Rename calc_total everywhere", progress) == []
+    assert untouched_named_files("Show me ../secret.txt and /etc/x.txt", progress) == []
+
+
+def test_a_finish_with_a_named_file_untouched_is_held_back_once(repo, store, snapshots):
+    request = "Add sub(a, b) to calc.py and a test for it in test_calc.py"
+    write_calc = act("write_file", path="calc.py", content="def sub(a, b):\n    return a - b\n",
+                     start_line=None, end_line=None)
+    llm = scripted(write_calc, act("lint_file", path="calc.py"),
+                   finish("Added sub and its test."),  # the test was never written
+                   finish("Added sub; I did not write the test."))
+    result = _ask(llm, repo, store, snapshots, request)
+    assert result.status == "finished" and result.answer == "Added sub; I did not write the test."
+    held = _observations(llm)[2]
+    assert held.startswith("Not finished yet: the request names test_calc.py, which this "
+                           "turn has not read or changed. Do that now.")
+    assert result.steps == 3  # the held finish counts as a step
+
+
+def test_a_finish_with_the_named_files_done_is_not_held(repo, store, snapshots):
+    (repo.root / "calc.py").write_text("def sub(a, b):\n    return a + b\n")
+    llm = scripted(act("read_file", path="calc.py", start_line=None, end_line=None),
+                   finish("calc.py subtracts? No: sub adds. Say if I should fix it."))
+    result = _ask(llm, repo, store, snapshots, "Does sub in calc.py subtract?")
+    assert result.status == "finished" and result.steps == 1

@@ -37,8 +37,9 @@ CHANGING_TOOLS = ("edit_file", "write_file")
 
 
 def new_progress() -> dict[str, Any]:
-    # "known": files whose current text the model has seen this turn (read or written).
-    return {"files": {}, "tests": "", "looked": [], "known": []}
+    # "known": files whose current text the model has seen this turn (read or written);
+    # "finish_checked": a finish was already held back once this turn (unfinished_work).
+    return {"files": {}, "tests": "", "looked": [], "known": [], "finish_checked": False}
 
 
 def unread_change(progress: dict[str, Any], tool: str, args: dict[str, Any],
@@ -78,7 +79,8 @@ def record(progress: dict[str, Any], outcome: ToolOutcome, args: dict[str, Any],
         match = EXIT_CODE.search(outcome.output)
         code = match.group(1) if match else None
         tests = {"0": "passed", NO_TESTS_COLLECTED: "none found"}.get(code, "failed")
-    return {"files": files, "tests": tests, "looked": looked, "known": known}
+    return {"files": files, "tests": tests, "looked": looked, "known": known,
+            "finish_checked": bool(progress.get("finish_checked"))}
 
 
 # A file name in a request: a path ending in a usual source or text extension.
@@ -94,10 +96,34 @@ def untouched_named_files(request: str, progress: dict[str, Any]) -> list[str]:
     seen = set(progress.get("known", [])) | set(progress.get("files", {}))
     missing: list[str] = []
     for name in NAMED_FILE.findall(request):
+        if ".." in name.split("/"):  # outside the workspace: the path guard refuses it
+            continue
         if name in missing or any(p == name or p.endswith("/" + name) for p in seen):
             continue
         missing.append(name)
     return missing
+
+
+def unfinished_work(progress: dict[str, Any], request: str, finish_args: dict[str, Any]) -> str:
+    """Why a finish looks premature ("" when it does not): files the request names that this
+    turn has neither read nor changed, and files a report says it created or modified that
+    this turn has not changed. Why: the commonest failure of the 1.5B in the agent benchmark
+    was claiming work it had not done (a test file never written, "approved" by the
+    validator)."""
+    problems = []
+    missing = untouched_named_files(request, progress)
+    if missing:
+        problems.append(f"the request names {', '.join(missing)}, which this turn has not "
+                        "read or changed")
+    changed = set(progress.get("files", {}))
+    claimed = [str(path) for key in ("files_created", "files_modified")
+               for path in finish_args.get(key) or [] if isinstance(path, str)]
+    unchanged = [path for path in dict.fromkeys(claimed)
+                 if not any(p == path or p.endswith("/" + path.lstrip("./")) for p in changed)]
+    if unchanged:
+        problems.append(f"your report lists {', '.join(unchanged)} as created or modified, "
+                        "but this turn has not changed them")
+    return "; ".join(problems)
 
 
 def progress_note(progress: dict[str, Any], workspace: Workspace,

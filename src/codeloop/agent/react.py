@@ -16,7 +16,13 @@ from langgraph.graph import END, START, StateGraph
 
 from codeloop.agent.actions import FINISH, Action
 from codeloop.agent.asking import Asked, Asker
-from codeloop.agent.progress import new_progress, progress_note, record, unread_change
+from codeloop.agent.progress import (
+    new_progress,
+    progress_note,
+    record,
+    unfinished_work,
+    unread_change,
+)
 from codeloop.agent.prompts import loop_text
 from codeloop.agent.state import AgentLimits, AgentState, message
 from codeloop.events import EventBus, Progress
@@ -132,6 +138,9 @@ class _Loop:
         if pending is None:  # an invalid reply was answered with a note; think again
             return {}
         if pending["tool"] == FINISH:
+            held = self._hold_finish(state)
+            if held:
+                return held
             args = pending["args"]
             answer = args.get("answer") if isinstance(args.get("answer"), str) else None
             if answer is None:
@@ -160,14 +169,35 @@ class _Loop:
                 update["files_version"] = state["files_version"] + 1
             done = record(progress, outcome, pending["args"], mutates, box.workspace)
             update["progress"] = done
-            request = next((m["content"] for m in state["messages"]
-                            if m["turn"] == turn and m["kind"] == "request"), "")
             note = progress_note(done, box.workspace, read_only=self.read_only,
-                                 request=request)
+                                 request=self._request(state))
             text = outcome.output + (f"\n\n{note}" if note else "")
         update["messages"] = [message("user", f"Observation ({pending['tool']}):\n{text}",
                                       "observation", turn)]
         return update
+
+    def _hold_finish(self, state: AgentState) -> dict[str, Any]:
+        """The first finish of a turn of an agent that changes files, while work looks
+        left undone: not accepted; the model is told what looks left (once a turn, so a
+        model that knows better can still finish)."""
+        progress = state.get("progress") or new_progress()
+        if self.read_only or progress.get("finish_checked"):
+            return {}
+        problem = unfinished_work(progress, self._request(state), state["pending"]["args"])
+        if not problem:
+            return {}
+        turn, pending = state["turn"], state["pending"]
+        tried = Action(pending["thought"], FINISH, pending["args"]).to_json()
+        return {"steps": state["steps"] + 1, "pending": None,
+                "progress": {**progress, "finish_checked": True},
+                "messages": [message("assistant", tried, "action", turn),
+                             message("user", loop_text("finish_held", problem=problem),
+                                     "observation", turn)]}
+
+    @staticmethod
+    def _request(state: AgentState) -> str:
+        return next((m["content"] for m in state["messages"]
+                     if m["turn"] == state["turn"] and m["kind"] == "request"), "")
 
     def wrap_up(self, state: AgentState) -> dict[str, Any]:
         return self.on_turn_end(dict(state)) if self.on_turn_end else {}
