@@ -70,21 +70,26 @@ def test_the_request_says_what_the_block_is_in_the_files_terms():
     assert edit.startswith("Now write two ```markdown blocks for notes.md. First block")
 
 
-def _session(llm, repo, store, snapshots):
-    spec = agent_spec("single", repo, limits=AgentLimits(action_mode="two_step"))
+def _session(llm, repo, store, snapshots, bus=None):
+    spec = agent_spec("single", repo, limits=AgentLimits(action_mode="two_step"), bus=bus)
     return AgentSession(llm, spec, checkpointer=store.checkpointer(), snapshots=snapshots,
-                        thread="t")
+                        thread="t", bus=bus)
 
 
-def test_a_reply_without_a_block_writes_nothing_and_the_model_is_told(repo, store, snapshots):
+def test_a_reply_without_a_block_writes_nothing_and_the_model_is_told(repo, store, snapshots,
+                                                                     events):
+    bus, recorder = events
     choice = json.dumps({"thought": "write it", "tool": "write_file"})
     args = json.dumps({"path": "add.py", "start_line": None, "end_line": None})
     llm = scripted(choice, args, '{"content": "def add(a, b): return a + b"}',
                    act("write_file", path="add.py", content="def add(a, b):\n    return a + b",
                        start_line=None, end_line=None),
                    finish("Wrote add.py."))
-    result = _session(llm, repo, store, snapshots).ask("Create add.py")
+    result = _session(llm, repo, store, snapshots, bus).ask("Create add.py")
     assert result.status == "finished"
+    shown = [e.message for e in recorder.of_type("progress") if "invalid reply" in e.message]
+    assert shown == [("[agent] invalid reply: arguments of write_file: no ``` block with the "
+                      "text of content")]
     told = llm.calls[3][-1].content  # the choice after the refused reply
     assert "not a valid action" in told and "no ``` block with the text of content" in told
     assert (repo.root / "add.py").read_text() == "def add(a, b):\n    return a + b\n"

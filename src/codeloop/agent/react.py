@@ -129,6 +129,9 @@ class _Loop:
                               f"Stopped: {invalid} replies in a row were not valid actions "
                               f"(last problem: {problem}).", tokens=tokens)
         seen["__invalid__"] = invalid
+        if self.bus is not None:  # shown live, and kept in a benchmark's transcript
+            self.bus.emit(Progress(done=state["steps"] + 1, total=self.spec.limits.max_steps,
+                                   message=f"[{self.spec.name}] invalid reply: {problem[:300]}"))
         note = loop_text(f"invalid_reply_{self.spec.limits.action_mode}", problem=problem)
         return {"seen": seen, "steps": state["steps"] + 1, "pending": None, "tokens": tokens,
                 "messages": [message("user", note, "observation", state["turn"])]}

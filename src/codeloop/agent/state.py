@@ -55,7 +55,9 @@ class AgentLimits:
     max_steps: int = 20
     token_budget: int = 60_000  # prompt + completion tokens per turn
     max_tokens_per_step: int = 1024
-    max_tokens_per_text: int = 2048  # a file's content written as a ``` block (two_step)
+    # A file's text written as ``` blocks (two_step). As for the JSON it replaced: a small
+    # model that loops inside a block is cut here (the 1.5B once ran 2,048 tokens, 159 s).
+    max_tokens_per_text: int = 1024
     history_chars: int = 16_000  # the conversation shown to the model, beyond the system prompt
     temperature: float = 0.0
     action_mode: ActionMode = "two_step"
