@@ -2,15 +2,16 @@
 
 A test writes one logical action per step with `act`/`finish`; `script` turns them into the
 replies the model gives in an action mode: two per step in two_step mode (the thought and
-tool, then the arguments), plus a third for a tool with text arguments (those texts as ```
-blocks, as the real asker wants them), one in one_schema mode. Other items (a raw reply
+tool, then the arguments), plus one per text argument of a tool that has them (the text as
+a ``` block, as the real asker wants it), one in one_schema mode. `unread(step)`: a change
+to a file not read this turn, refused before its texts are asked for. Other items (a raw reply
 string, a {"raise": ...} mapping) pass through as one reply.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from codeloop.llm.scripted import ScriptedLLM
@@ -26,6 +27,7 @@ class Step:
     tool: str
     thought: str
     args: dict[str, Any] = field(default_factory=dict)
+    texts_asked: bool = True
 
     def replies(self, mode: str) -> list[str]:
         if mode == "one_schema":
@@ -36,13 +38,18 @@ class Step:
         if not texts:
             return [choice, json.dumps(self.args)]
         others = {k: v for k, v in self.args.items() if k not in texts}
-        blocks = "\n".join(f"```\n{self.args[name]}\n```" for name in texts)
-        return [choice, json.dumps(others), f"Here it is:\n{blocks}"]
+        blocks = [f"```\n{self.args[name]}\n```" for name in texts] if self.texts_asked else []
+        return [choice, json.dumps(others), *blocks]
 
 
 def act(tool: str, thought: str = "", **args) -> Step:
     """One step of the model: use `tool` with `args`."""
     return Step(tool, thought or f"use {tool}", args)
+
+
+def unread(step: Step) -> Step:
+    """`step` on a file the turn has not read: refused after its path, so no texts."""
+    return replace(step, texts_asked=False)
 
 
 def finish(answer: str) -> Step:

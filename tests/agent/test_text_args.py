@@ -14,60 +14,51 @@ from codeloop.agent.state import AgentLimits
 from codeloop.agent.text_args import TextReplyError, parse_text_reply, text_request
 from codeloop.tools import edit_file, write_file
 
-CONTENT = ("content",)
-EDIT = ("old_text", "new_text")
 
-
-def test_one_block_is_the_text_whatever_its_language_and_surroundings():
+def test_the_block_is_the_text_whatever_its_language_and_surroundings():
     reply = "Here is the file:\n```python\ndef f():\n    return '\\n'\n```\nDone."
-    assert parse_text_reply(reply, CONTENT, cut_off=False) == {
-        "content": "def f():\n    return '\\n'"}
-    assert parse_text_reply("```\n```", CONTENT, cut_off=False) == {"content": ""}
-    assert parse_text_reply("~~~json\n{\"a\": 1}\n~~~", CONTENT, cut_off=False) == {
-        "content": '{"a": 1}'}
+    assert parse_text_reply(reply, "content", cut_off=False) == "def f():\n    return '\\n'"
+    assert parse_text_reply("```\n```", "content", cut_off=False) == ""
+    assert parse_text_reply('~~~json\n{"a": 1}\n~~~', "content", cut_off=False) == '{"a": 1}'
 
 
 def test_a_file_that_holds_fences_itself_stays_whole():
     readme = "# Tool\n\nRun:\n\n```bash\ntool --help\n```\n\nThat is all."
     reply = f"```markdown\n{readme}\n```"
-    assert parse_text_reply(reply, CONTENT, cut_off=False) == {"content": readme}
+    assert parse_text_reply(reply, "content", cut_off=False) == readme
 
 
-def test_two_blocks_are_old_and_new_text_in_order():
-    reply = "```python\n    return a - b\n```\nwith\n```python\n    return a + b\n```"
-    assert parse_text_reply(reply, EDIT, cut_off=False) == {
-        "old_text": "    return a - b", "new_text": "    return a + b"}
-
-
-@pytest.mark.parametrize("reply, names, cut_off, problem", [
-    ('{"content": "def f(): pass"}', CONTENT, False, "no ``` block"),
-    ("def f():\n    pass", CONTENT, False, "no ``` block"),
-    ("```python\ndef f():\n    return [1, 2,", CONTENT, True, "cut off at the token limit"),
-    ("```\nold\n```", EDIT, False, "1 ``` block(s) where 2 were asked for"),
-    ("```\nold\n```\n```\nnew and cut", EDIT, True, "new_text was cut off"),
+@pytest.mark.parametrize("reply, cut_off, problem", [
+    ('{"content": "def f(): pass"}', False, "no ``` block with the text of content"),
+    ("def f():\n    pass", False, "no ``` block with the text of content"),
+    ("```python\ndef f():\n    return [1, 2,", True, "content was cut off at the token limit"),
 ])
-def test_replies_without_the_blocks_asked_for_are_refused(reply, names, cut_off, problem):
-    with pytest.raises(TextReplyError, match=problem.replace("(", r"\(").replace(")", r"\)")):
-        parse_text_reply(reply, names, cut_off=cut_off)
+def test_replies_without_a_whole_block_are_refused(reply, cut_off, problem):
+    with pytest.raises(TextReplyError, match=problem):
+        parse_text_reply(reply, "content", cut_off=cut_off)
 
 
 def test_an_unclosed_block_that_was_not_cut_off_is_taken():
-    assert parse_text_reply("```python\nX = 1\n", CONTENT, cut_off=False) == {"content": "X = 1"}
+    assert parse_text_reply("```python\nX = 1\n", "content", cut_off=False) == "X = 1"
 
 
 def test_the_request_says_what_the_block_is_in_the_files_terms():
-    whole = text_request(write_file, {"path": "pkg/a.py", "start_line": 1, "end_line": 2},
-                         exists=False)
+    def ask(tool, name, args, exists=True):
+        return text_request(tool, name, args, exists)
+
+    whole = ask(write_file, "content", {"path": "pkg/a.py", "start_line": 1, "end_line": 2},
+                exists=False)
     assert whole.startswith("Now write the whole content of pkg/a.py in one ```python block")
     assert "not JSON" in whole
-    lines = text_request(write_file, {"path": "a.py", "start_line": 3, "end_line": 4},
-                         exists=True)
+    lines = ask(write_file, "content", {"path": "a.py", "start_line": 3, "end_line": 4})
     assert "the lines that replace lines 3-4 of a.py" in lines
-    insert = text_request(write_file, {"path": "a.py", "start_line": 3, "end_line": None},
-                          exists=True)
+    insert = ask(write_file, "content", {"path": "a.py", "start_line": 3, "end_line": None})
     assert "the lines to insert before line 3 of a.py" in insert
-    edit = text_request(edit_file, {"path": "notes.md"}, exists=True)
-    assert edit.startswith("Now write two ```markdown blocks for notes.md. First block")
+    old = ask(edit_file, "old_text", {"path": "notes.md"})
+    assert old.startswith("Now write the exact lines of notes.md to replace")
+    assert "```markdown block" in old
+    new = ask(edit_file, "new_text", {"path": "notes.md"})
+    assert new.startswith("Now write the lines to put in their place in one ```markdown")
 
 
 def _session(llm, repo, store, snapshots, bus=None):
@@ -108,3 +99,8 @@ def test_an_edit_comes_as_two_blocks(repo, store, snapshots):
     assert (repo.root / "calc.py").read_text() == "def add(a, b):\n    return a + b\n"
     edit_args = next(s for s in llm.schemas if s and set(s.get("properties", {})) == {"path"})
     assert edit_args["required"] == ["path"]
+    # One block a reply: the old text, then (seeing its own old text) the new one.
+    old_call, new_call = [c for c in llm.calls if c[-1].content.startswith("Now write ")]
+    assert "exact lines of calc.py to replace" in old_call[-1].content
+    assert new_call[-2].content == "```\n    return a - b\n```"
+    assert new_call[-1].content.startswith("Now write the lines to put in their place")

@@ -3,7 +3,7 @@ done (files, their last lint, the last test run) and the move that follows from 
 
 from __future__ import annotations
 
-from agent_replies import act, action_prompts, finish, scripted
+from agent_replies import act, action_prompts, finish, scripted, unread
 
 from codeloop.agent.actions import MAX_THOUGHT_CHARS, action_schema, choice_schema
 from codeloop.agent.factory import agent_spec
@@ -120,8 +120,9 @@ def test_changing_a_file_not_read_this_turn_is_refused_until_it_is_read(repo, st
     (repo.root / "mathutils.py").write_text(BUGGY)
     blind = act("edit_file", path="mathutils.py", old_text="n // 3", new_text="n // 2")
     llm = scripted(
-        blind,  # made up from the request: refused, the file stays as it was
-        act("write_file", path="mathutils.py", content="x = 1", start_line=None, end_line=None),
+        unread(blind),  # made up from the request: refused, the file stays as it was
+        unread(act("write_file", path="mathutils.py", content="x = 1", start_line=None,
+                   end_line=None)),
         act("read_file", path="mathutils.py", start_line=None, end_line=None),
         blind,
         act("write_file", path="new_helper.py", content="Y = 2\n", start_line=None,
@@ -135,6 +136,8 @@ def test_changing_a_file_not_read_this_turn_is_refused_until_it_is_read(repo, st
         assert "mathutils.py exists and you have not read it in this turn" in text
     assert (repo.root / "mathutils.py").read_text() == "def half(n):\n    return n // 2\n"
     assert (repo.root / "new_helper.py").read_text() == "Y = 2\n"
+    # Refused on its path, a blind change is not asked for its text: 2 calls each, not 3-4.
+    assert sum(1 for call in llm.calls if call[-1].content.startswith("Now write ")) == 3
 
 
 def test_a_named_file_not_yet_done_is_the_next_move(repo, store, snapshots):

@@ -4,8 +4,8 @@ two_step (the default): call 1 gets {"thought", "tool"} with the tool an enum; c
 the same messages plus call 1's reply and a request for that tool's arguments, under exactly
 that tool's arguments schema. Two small grammars decode much faster under llama.cpp than
 one union of every tool, and a small model fails them less often. A tool with text
-arguments (write_file's content, edit_file's old and new text) gets a call 3: those texts
-as ``` blocks in a plain reply, left out of call 2's schema (agent/text_args.py).
+arguments (write_file's content, edit_file's old and new text) gets one more call per text:
+that text as a ``` block in a plain reply, left out of call 2's schema (agent/text_args.py).
 one_schema: one call under `action_schema` (a union with one branch per tool).
 
 Either way the result is one Action and the tokens of every call; each call emits an
@@ -29,6 +29,7 @@ from codeloop.agent.actions import (
     parse_action,
 )
 from codeloop.agent.history import conversation_for_model, merge_same_roles
+from codeloop.agent.progress import new_progress, unread_change
 from codeloop.agent.prompts import loop_text
 from codeloop.agent.state import AgentState
 from codeloop.agent.text_args import TextReplyError, parse_text_reply, text_request
@@ -89,34 +90,41 @@ class Asker:
                 spent += args.reply.usage
                 data = args.data
             else:
-                data, spent = self._args_and_texts(state, follow, tool, budget, spent)
+                data, texts_spent = self._args_and_texts(state, follow, tool, budget)
+                spent += texts_spent
         except InvalidStructuredOutput as exc:  # the tokens before it were spent too
             raise InvalidStructuredOutput(f"arguments of {tool}: {exc}",
                                           spent + exc.usage) from exc
         return Asked(make_action(choice.data["thought"], tool, data), spent.total_tokens)
 
     def _args_and_texts(self, state: AgentState, follow: list[dict[str, str]], tool: str,
-                        budget: int, spent: Usage) -> tuple[dict[str, Any], Usage]:
-        """A tool with text arguments: the others as JSON, then the texts as ``` blocks in a
-        plain reply (agent/text_args.py says why)."""
-        chosen = self.spec.toolbox.tools[tool]
+                        budget: int) -> tuple[dict[str, Any], Usage]:
+        """A tool with text arguments: the others as JSON, then each text as a ``` block in
+        a plain reply of its own (agent/text_args.py says why). Returns the arguments and
+        the tokens of these calls."""
+        chosen, box = self.spec.toolbox.tools[tool], self.spec.toolbox
         args, _ = self._call(state, follow,
                              chosen.parameters_schema(all_required=True,
                                                       exclude=chosen.text_args), budget)
-        spent += args.reply.usage
-        follow = follow + [
-            {"role": "assistant", "content": json.dumps(args.data, ensure_ascii=False)},
-            {"role": "user", "content": text_request(
-                chosen, args.data, self.spec.toolbox.workspace.is_file(str(args.data["path"])))},
-        ]
-        reply, _ = self._call(state, follow, None, budget,
-                              max_tokens=self.spec.limits.max_tokens_per_text)
-        try:
-            texts = parse_text_reply(reply.text, chosen.text_args,
-                                     cut_off=reply.finish_reason == "length")
-        except TextReplyError as exc:
-            raise InvalidStructuredOutput(str(exc), reply.usage) from exc
-        return {**args.data, **texts}, spent + reply.usage
+        spent, data = args.reply.usage, dict(args.data)
+        if unread_change(state.get("progress") or new_progress(), tool, data, box.workspace):
+            return data, spent  # refused before it runs (read the file first): no text needed
+        exists = box.workspace.is_file(str(data.get("path") or ""))
+        follow = follow + [{"role": "assistant",
+                            "content": json.dumps(args.data, ensure_ascii=False)}]
+        for name in chosen.text_args:
+            follow.append({"role": "user",
+                           "content": text_request(chosen, name, data, exists)})
+            reply, _ = self._call(state, follow, None, budget,
+                                  max_tokens=self.spec.limits.max_tokens_per_text)
+            spent += reply.usage
+            try:
+                data[name] = parse_text_reply(reply.text, name,
+                                              cut_off=reply.finish_reason == "length")
+            except TextReplyError as exc:
+                raise InvalidStructuredOutput(str(exc), spent) from exc
+            follow.append({"role": "assistant", "content": reply.text})
+        return data, spent
 
     def ask_finish(self, state: AgentState, note: str) -> Asked:
         """Only `finish` is left: its arguments in one call, after `note` (why the turn must

@@ -1,5 +1,6 @@
 """A tool's text arguments (a file's content; an edit's old and new text), asked for as plain
-text in ``` blocks instead of inside the JSON of the arguments (two_step mode).
+text in ``` blocks instead of inside the JSON of the arguments (two_step mode), one block
+per reply (asked for two blocks at once, the 1.5B wrote only the new text).
 
 Why: inside a JSON string every newline, quote and backslash must be escaped. The embedded
 0.5B, asked for write_file's arguments as JSON, wrote `def add(a, b):\\n    return a + b`
@@ -13,7 +14,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from codeloop.agent.prompts import loop_text
-from codeloop.pipeline.extract import code_blocks, outer_block
+from codeloop.pipeline.extract import outer_block
 from codeloop.tools.base import Tool
 
 
@@ -26,38 +27,28 @@ _LANGUAGES = {".py": "python", ".js": "javascript", ".ts": "typescript", ".sh": 
               ".yml": "yaml", ".html": "html", ".css": "css"}
 
 
-def text_request(tool: Tool, args: dict[str, Any], exists: bool) -> str:
-    """The request for `tool`'s text arguments, after its other arguments `args`; `exists`:
-    the file is there (a write to a new file is its whole content, whatever the lines)."""
+def text_request(tool: Tool, name: str, args: dict[str, Any], exists: bool) -> str:
+    """The request for the text argument `name` of `tool`, after its other arguments `args`;
+    `exists`: the file is there (a write to a new file is its whole content, whatever the
+    lines)."""
     path = str(args.get("path") or "")
     start, end = args.get("start_line"), args.get("end_line")
-    return loop_text(f"text_request_{tool.name}", path=path, start_line=start, end_line=end,
-                     whole=start is None or not exists,
+    return loop_text(f"text_request_{tool.name}_{name}", path=path, start_line=start,
+                     end_line=end, whole=start is None or not exists,
                      language=_LANGUAGES.get(PurePosixPath(path).suffix.lower(), ""))
 
 
-def parse_text_reply(text: str, names: tuple[str, ...], cut_off: bool) -> dict[str, str]:
-    """The texts of `names` from a reply, one ``` block each, in order. `cut_off`: the reply
-    ended at the token limit (an unclosed last block is then incomplete, not accepted)."""
-    if len(names) == 1:
-        found = outer_block(text)
-        if found is None:
-            raise TextReplyError(f"no ``` block with the text of {names[0]}")
-        body, closed = found
-        if not closed and cut_off:
-            raise TextReplyError(f"the text of {names[0]} was cut off at the token limit; "
-                                 "write less at a time (change the file in parts)")
-        return {names[0]: _without_final_newline(body)}
-    blocks = code_blocks(text, any_language=True)
-    if len(blocks) < len(names):
-        raise TextReplyError(f"{len(blocks)} ``` block(s) where {len(names)} were asked for "
-                             f"({', '.join(names)}, in this order)")
-    if cut_off and len(blocks) == len(names) and not text.rstrip().endswith(("```", "~~~")):
-        raise TextReplyError(f"the text of {names[-1]} was cut off at the token limit")
-    return {name: _without_final_newline(block) for name, block in zip(names, blocks)}
-
-
-def _without_final_newline(block: str) -> str:
+def parse_text_reply(text: str, name: str, cut_off: bool) -> str:
+    """The text in a reply's ``` block: from the first opening fence to the last closing
+    one, so a file that holds fences itself (a README) stays whole. `cut_off`: the reply
+    ended at the token limit (an unclosed block is then incomplete, not accepted)."""
+    found = outer_block(text)
+    if found is None:
+        raise TextReplyError(f"no ``` block with the text of {name}")
+    body, closed = found
+    if not closed and cut_off:
+        raise TextReplyError(f"the text of {name} was cut off at the token limit; write "
+                             "less at a time (change the file in parts)")
     # A block's text ends with the newline before the closing fence; the texts are compared
     # (edit_file's old_text) and written as lines, so that newline is not part of them.
-    return block.removesuffix("\n")
+    return body.removesuffix("\n")

@@ -18,20 +18,17 @@ _CODE_START = re.compile(r"^(def |async def |class |import |from \S+ import |@)"
 _NON_PYTHON = {"bash", "sh", "shell", "console", "text", "json", "yaml", "output", "plaintext"}
 
 
-def code_blocks(reply: str, *, any_language: bool = False) -> list[str]:
-    """Fenced blocks in order (only Python-looking ones unless `any_language`); an unclosed
-    last fence (a reply cut by the token budget) counts as a block running to the end."""
-    def wanted(language: str) -> bool:
-        return any_language or language.lower() not in _NON_PYTHON
-
+def code_blocks(reply: str) -> list[str]:
+    """Fenced blocks in order; an unclosed last fence (a reply cut by the token budget)
+    counts as a block running to the end."""
     blocks: list[str] = []
     end = 0
     for match in _FENCE.finditer(reply):
-        if wanted(match.group(2)):
+        if match.group(2).lower() not in _NON_PYTHON:
             blocks.append(match.group(3))
         end = match.end()
     tail = _OPEN_FENCE.search(reply, end)
-    if tail and wanted(tail.group(2)):
+    if tail and tail.group(2).lower() not in _NON_PYTHON:
         blocks.append(reply[tail.end():])
     return blocks
 
