@@ -93,6 +93,18 @@ def test_a_write_or_edit_that_changes_nothing_says_so_and_is_not_a_change(box, w
     assert changed.ok and (ws.root / "a.py").read_text() == "A = 2\n"
 
 
+def test_a_write_to_a_list_of_existing_files_is_refused(box, ws):
+    (ws.root / "main.py").write_text("x = 1\n")
+    (ws.root / "shop.py").write_text("y = 2\n")
+    out = box.run("write_file", {"path": "main.py,shop.py,test_shop.py", "content": "z = 3"})
+    assert not out.ok and "one file per call" in out.output and "main.py, shop.py" in out.output
+    assert sorted(p.name for p in ws.root.iterdir() if p.is_file()) == ["main.py", "shop.py"]
+    # A comma in a new name of no existing file, and an existing file so named, still work.
+    assert box.run("write_file", {"path": "notes,draft.txt", "content": "a"}).ok
+    assert box.run("write_file", {"path": "notes,draft.txt", "content": "b"}).ok
+    assert (ws.root / "notes,draft.txt").read_text() == "b\n"
+
+
 def test_write_warns_about_python_that_does_not_compile(box, ws):
     out = box.run("write_file", {"path": "bad.py", "content": "def f(:\n    pass\n"})
     assert out.ok and "does not compile" in out.output and "line 1" in out.output

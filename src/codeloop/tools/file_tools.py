@@ -76,6 +76,17 @@ def _refuse_no_change(ws: Workspace, path: str, new_text: str) -> None:
         raise ToolError(f"Nothing changed: {ws.rel(path)} already holds exactly this text.")
 
 
+def _refuse_path_list(ws: Workspace, path: str) -> None:
+    # A new file named like "main.py,shop.py,test_shop.py" is a list of existing files, not
+    # a name: the 1.5B, told to rename across files, wrote one such file holding grep's output.
+    parts = [part.strip() for part in path.split(",")]
+    existing = [part for part in parts if part and ws.is_file(part)]
+    if len(parts) > 1 and existing and not ws.is_file(path):
+        raise ToolError(f"Not done: {path[:120]!r} is a list of paths ({', '.join(existing[:5])} "
+                        "exist), not one file. write_file changes one file per call: call it "
+                        "once for each file.")
+
+
 @tool(mutates_files=True, text_args=("content",))
 def write_file(ws: Workspace, path: str, content: str, start_line: int | None = None,
                end_line: int | None = None) -> str:
@@ -91,6 +102,7 @@ def write_file(ws: Workspace, path: str, content: str, start_line: int | None = 
     """
     if start_line is None and end_line is not None:
         raise ToolError("end_line needs start_line too (or leave both null to write the file)")
+    _refuse_path_list(ws, path)
     # Small models often give start_line=1 when creating a file: for a new file, lines
     # 1..n are the whole file, so write it rather than fail.
     if start_line == 1 and not ws.is_file(path):
