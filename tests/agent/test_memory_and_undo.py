@@ -29,7 +29,7 @@ def test_follow_up_sees_the_previous_plan(repo, store, snapshots):
     assert second.turn == 2 and second.status == "finished"
     prompt = [m.content for m in action_prompts(llm)[1]]
     assert "I need a greeting helper" in prompt[1] and PLAN in prompt[2]
-    assert prompt[-1] == "yes, do it"
+    assert prompt[-1] == "yes, do it\n\nFiles in the workspace (1): README.md."
     assert [m["kind"] for m in session.history()] == ["request", "answer", "request", "answer"]
 
 

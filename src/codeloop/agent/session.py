@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from codeloop.agent.overview import workspace_overview
 from codeloop.agent.react import AgentSpec, build_react_graph, recursion_limit
 from codeloop.agent.snapshots import FileChange, SnapshotError, Snapshots
 from codeloop.agent.state import message, new_turn_input
@@ -80,7 +81,8 @@ class AgentSession:
         if self.bus is not None:
             self.bus.emit(StageStart(stage=self.spec.name, detail=request))
         started = time.perf_counter()
-        final = self.graph.invoke(new_turn_input(request, turn, before), self.config)
+        context = workspace_overview(self.spec.toolbox.workspace)
+        final = self.graph.invoke(new_turn_input(request, turn, before, context), self.config)
         record = next((t for t in reversed(final.get("turns", [])) if t["turn"] == turn), {})
         changes = [FileChange(**c) for c in record.get("changed", [])]
         result = TurnResult(turn, final["status"], final["answer"], final["steps"],

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal, TypedDict
 from codeloop.agent.progress import new_progress
 
 Status = Literal["running", "finished", "step_cap", "token_budget", "loop", "error"]
-MessageKind = Literal["request", "action", "observation", "answer", "note"]
+MessageKind = Literal["request", "context", "action", "observation", "answer", "note"]
 # How each step's action is asked for (agent/asking.py): two small constrained calls (the
 # tool, then its arguments) or one call with a union of every tool's arguments.
 ActionMode = Literal["two_step", "one_schema"]
@@ -39,10 +39,15 @@ def message(role: str, content: str, kind: MessageKind, turn: int) -> dict[str, 
     return {"role": role, "content": content, "kind": kind, "turn": turn}
 
 
-def new_turn_input(request: str, turn: int, snapshot_before: str = "") -> dict[str, Any]:
-    """The update that starts a turn: the request plus every per-turn field reset."""
+def new_turn_input(request: str, turn: int, snapshot_before: str = "",
+                   context: str = "") -> dict[str, Any]:
+    """The update that starts a turn: the request (and `context`, what the model is told
+    with it this turn only) plus every per-turn field reset."""
+    messages = [message("user", request, "request", turn)]
+    if context:
+        messages.append(message("user", context, "context", turn))
     return {
-        "messages": [message("user", request, "request", turn)],
+        "messages": messages,
         "turn": turn, "steps": 0, "tokens": 0, "seen": {}, "files_version": 0,
         "status": "running", "answer": "", "result": {}, "pending": None,
         "progress": new_progress(),
