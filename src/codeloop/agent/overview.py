@@ -8,6 +8,7 @@ read, nor of the history shown to the user, and earlier turns' listings are not 
 
 from __future__ import annotations
 
+from codeloop.agent.prompts import loop_text
 from codeloop.tools.base import ToolError
 from codeloop.tools.workspace import Workspace
 
@@ -21,8 +22,6 @@ def workspace_overview(workspace: Workspace, limit: int = MAX_OVERVIEW_FILES) ->
     except ToolError:
         return ""
     if not files:
-        return "The workspace has no files yet."
-    shown = ", ".join(files[:limit])
-    more = (f", and {len(files) - limit} more (list_files shows them)"
-            if len(files) > limit else "")
-    return f"Files in the workspace ({len(files)}): {shown}{more}."
+        return loop_text("workspace_empty")
+    return loop_text("workspace_files", count=len(files), shown=", ".join(files[:limit]),
+                     more=max(len(files) - limit, 0))
