@@ -1,5 +1,5 @@
-"""The attack suite: each test runs hostile code in the sandbox and asserts that the attack
-failed and the host is untouched."""
+"""The attack suite's first part (the rest is tests/attacks/): each test runs hostile code in
+the sandbox and asserts that the attack failed and the host is untouched."""
 
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ import pytest
 
 import codeloop
 from codeloop.sandbox import Limits, run_command, run_python
+
+pytestmark = pytest.mark.attack
 
 PROJECT_SRC = Path(codeloop.__file__).resolve().parents[1]
 
