@@ -34,12 +34,13 @@ from codeloop.bench.datasets import Problem, load_dataset
 from codeloop.bench.program import build_program
 from codeloop.bench.scoring import score
 from codeloop.bench.task_builder import task_for
+from codeloop.jobs.extract import extract_code
+from codeloop.jobs.prompts import load_prompt
 from codeloop.llm.base import LLM, user
 from codeloop.llm.registry import get_llm
 from codeloop.pipeline.examples import task_assertions
 from codeloop.pipeline.execute import run_tests
-from codeloop.pipeline.extract import extract_code, join_program
-from codeloop.pipeline.prompts_loader import load_prompt
+from codeloop.pipeline.extract import join_program
 from codeloop.pipeline.review import MAX_FAILURE_LINES
 
 REPAIR = Template("""{{ plain }}
@@ -73,9 +74,10 @@ class Bench:
 
     def prompts(self) -> dict[str, str]:
         source = self.task.prompt_source()
-        plain = load_prompt("generation").messages(source=source, plan="")[-1].content
-        hinted = load_prompt("refinement").messages(source=source,
-                                                    failures=self.failures)[-1].content
+        plain = load_prompt("codeloop.pipeline", "generation").messages(
+            source=source, plan="")[-1].content
+        hinted = load_prompt("codeloop.pipeline", "refinement").messages(
+            source=source, failures=self.failures)[-1].content
         repair = REPAIR.render(plain=plain, code=self.code.strip(), failures=self.failures)
         return {"sample": plain, "hinted": hinted, "repair": repair}
 

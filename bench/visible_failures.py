@@ -18,9 +18,10 @@ from pathlib import Path
 from codeloop.bench.compare import load_run
 from codeloop.bench.datasets import load_dataset
 from codeloop.bench.task_builder import task_for
+from codeloop.jobs.extract import extract_code
 from codeloop.pipeline.examples import task_assertions
 from codeloop.pipeline.execute import run_tests
-from codeloop.pipeline.extract import extract_code, join_program
+from codeloop.pipeline.extract import join_program
 
 
 def classify(run_dir: Path, timeout: float) -> dict[str, list[str]]:

@@ -4,6 +4,11 @@ Precedence, lowest first: built-in defaults < user `codeloop.toml` (user config 
 project `codeloop.toml` (current directory) < `CODELOOP_*` environment < CLI flags.
 Provider variables that other tools already use (`OPENAI_BASE_URL`, `OPENAI_API_KEY`,
 `AZURE_OPENAI_*`, `OLLAMA_HOST`) count as environment too.
+
+The project file is data the model may have written: it can only tighten a few settings
+(project_config.py); what it tries beyond that is ignored and listed in `ignored`.
+Commands read the configuration once and pass the values down; nothing below the command
+(the sandbox runner above all) reads it again.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from codeloop.paths import config_dir, default_store_path
+from codeloop.project_config import IgnoredSetting, read_project_file, tighten
 
 CONFIG_FILE = "codeloop.toml"
 
@@ -67,6 +73,10 @@ SECRET_KEYS = {"openai_api_key"}
 class EffectiveConfig:
     settings: Settings
     sources: dict[str, str] = field(default_factory=dict)
+    ignored: list[IgnoredSetting] = field(default_factory=list)  # refused project keys
+
+    def warnings(self) -> list[str]:
+        return [item.warning() for item in self.ignored]
 
     def rows(self) -> list[tuple[str, Any, str]]:
         out = []
@@ -117,22 +127,44 @@ def load_config(
     values: dict[str, Any] = {}
     sources: dict[str, str] = {}
 
-    for path in (config_dir() / CONFIG_FILE, (project_dir or Path.cwd()) / CONFIG_FILE):
-        if path.is_file():
-            for key, value in _read_toml(path).items():
-                values[key], sources[key] = value, str(path)
+    user_file = config_dir() / CONFIG_FILE
+    if user_file.is_file():
+        for key, value in _read_toml(user_file).items():
+            values[key], sources[key] = value, str(user_file)
+    below = _validated(values, sources)
+    ignored: list[IgnoredSetting] = []
+    project_file = (project_dir or Path.cwd()) / CONFIG_FILE
+    if project_file.is_file() and project_file.resolve() != user_file.resolve():
+        pairs, ignored = read_project_file(project_file)
+        accepted, refused = tighten(below, pairs, str(project_file), _field_validator(below))
+        ignored += refused
+        for key, value in accepted.items():
+            values[key], sources[key] = value, str(project_file)
     for key, (value, source) in _env_layer(env).items():
         values[key], sources[key] = value, source
     for key, value in (cli or {}).items():
         if value is not None:
             values[key], sources[key] = value, "cli"
 
+    return EffectiveConfig(_validated(values, sources), sources, ignored)
+
+
+def _validated(values: dict[str, Any], sources: dict[str, str]) -> Settings:
     try:
-        settings = Settings(**values)
+        return Settings(**values)
     except ValidationError as exc:
         problems = []
         for err in exc.errors():
             key = str(err["loc"][0]) if err["loc"] else "?"
             problems.append(f"{key} (from {sources.get(key, 'default')}): {err['msg']}")
         raise ConfigError("invalid configuration: " + "; ".join(problems)) from exc
-    return EffectiveConfig(settings, sources)
+
+
+def _field_validator(base: Settings):
+    """validate(key, value): the value as that setting's type, ValueError when it is not."""
+    def validate(key: str, value: Any) -> Any:
+        try:
+            return getattr(Settings.model_validate({**base.model_dump(), key: value}), key)
+        except ValidationError as exc:
+            raise ValueError(exc.errors()[0]["msg"]) from None
+    return validate

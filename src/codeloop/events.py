@@ -108,6 +108,14 @@ def parse_event(data: dict[str, Any] | str) -> Event:
     return EVENT_ADAPTER.validate_python(data)
 
 
+def redacted(event: Event) -> Event:
+    """A copy of `event` with the secrets in its text replaced by markers (what the run
+    store keeps: a token a tool read must not persist in the user's store)."""
+    from codeloop.redaction import redact_value
+
+    return parse_event(redact_value(event.model_dump()))
+
+
 Listener = Callable[[Event], None]
 
 

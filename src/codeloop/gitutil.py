@@ -1,26 +1,20 @@
-"""The one way codeloop runs git: no system or global config, hooks and fsmonitor off, no
-prompts, no optional locks, and a fixed identity when the repository has none.
+"""The one way codeloop runs git on the host: every command goes through git_hardening
+(no system or global config, hooks, fsmonitor, submodules, nor filter/diff/merge drivers,
+no prompts, no optional locks), and a fixed identity when the repository has none.
 
-Workspaces hold code a model wrote, so a planted `.git/hooks/*` or `core.fsmonitor` in one
-must never execute. Known limit: a repository's own `.git/config` can still define filter
-drivers used via .gitattributes; diff() turns off external diff and textconv.
+Workspaces hold code a model wrote, so nothing in one (a planted hook, a `.gitattributes`
+filter, a hostile repository in place of a submodule's `.git`) may make git run a program.
 """
 
 from __future__ import annotations
 
-import os
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-FALLBACK_NAME, FALLBACK_EMAIL = "codeloop", "codeloop@localhost"
+from codeloop.git_hardening import git_env, hardened_argv  # git_env: re-exported
 
-_SAFE_CONFIG = [
-    "core.hooksPath=/dev/null", "core.fsmonitor=false", "core.pager=cat", "core.editor=true",
-    "core.askPass=", "credential.helper=", "core.sshCommand=false", "gc.auto=0",
-    "commit.gpgSign=false", "tag.gpgSign=false", "init.defaultBranch=main",
-    "advice.detachedHead=false",
-]
+FALLBACK_NAME, FALLBACK_EMAIL = "codeloop", "codeloop@localhost"
 
 
 class GitError(Exception):
@@ -31,25 +25,12 @@ class GitError(Exception):
         self.stderr = stderr
 
 
-def git_env() -> dict[str, str]:
-    keep = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "TMPDIR")}
-    return {
-        **keep,
-        "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_ATTR_NOSYSTEM": "1",
-        "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0", "GIT_ASKPASS": "true",
-        "SSH_ASKPASS": "true", "GCM_INTERACTIVE": "never", "GIT_EDITOR": "true",
-        "GIT_PAGER": "cat", "LC_ALL": "C",
-    }
-
-
 def git(args: list[str], cwd: Path | str, *, check: bool = True, input: str | None = None,
         timeout: float = 120) -> subprocess.CompletedProcess[str]:
     """Run `git args` in cwd with the hardened settings; GitError when check and it fails."""
-    argv = ["git"]
-    for item in _SAFE_CONFIG:
-        argv += ["-c", item]
-    proc = subprocess.run(argv + list(args), check=False, cwd=cwd, env=git_env(), input=input,
-                          capture_output=True, text=True, timeout=timeout,
+    proc = subprocess.run(hardened_argv(list(args), cwd), check=False, cwd=cwd, env=git_env(),
+                          input=input, capture_output=True, text=True, errors="replace",
+                          timeout=timeout,
                           stdin=None if input is not None else subprocess.DEVNULL)
     if check and proc.returncode != 0:
         raise GitError(list(args), proc.returncode, proc.stderr)
@@ -78,9 +59,26 @@ def status(cwd: Path | str) -> list[str]:
     return [line for line in out.splitlines() if line]
 
 
+def nested_repositories(cwd: Path | str) -> list[str]:
+    """Gitlinks in the index and untracked repositories below the top level."""
+    staged = git(["ls-files", "--stage", "-z"], cwd).stdout.split("\0")
+    links = [entry.split("\t", 1)[1] for entry in staged if entry.startswith("160000 ")]
+    others = git(["ls-files", "--others", "--exclude-standard", "-z"], cwd).stdout.split("\0")
+    return links + [name.rstrip("/") for name in others if name.endswith("/")]
+
+
+def add_all(cwd: Path | str) -> None:
+    """`git add -A`, minus submodules and nested repositories: git would run `git status`
+    inside each (with that repository's config and filters, whatever -c says), and
+    codeloop never moves a submodule pointer or embeds a repository anyway."""
+    excluded = [f":(exclude,literal){path}" for path in nested_repositories(cwd)]
+    git(["add", "-A", "--", ":/", *excluded], cwd)
+
+
 def commit_all(cwd: Path | str, message: str) -> str | None:
-    """Stage everything and commit; the new commit's sha, or None if nothing changed."""
-    git(["add", "-A"], cwd)
+    """Stage everything (but nested repositories) and commit; the new commit's sha, or None
+    if nothing changed."""
+    add_all(cwd)
     if git(["diff", "--cached", "--quiet"], cwd, check=False).returncode == 0:
         return None
     git([*_identity(cwd), "commit", "-q", "--no-verify", "-m", message], cwd)

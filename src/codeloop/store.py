@@ -16,7 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from codeloop.events import Event, parse_event
+from codeloop.events import Event, parse_event, redacted
+from codeloop.redaction import redact_value
+from codeloop.store_file import StoreError, open_store_connection
+
+__all__ = ["RunStore", "RunRecord", "StoreError", "SCHEMA"]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -55,15 +59,18 @@ class RunRecord:
 
 
 class RunStore:
+    """Raises StoreError (one line naming the file and what to do) when the file cannot
+    be used: not a database, truncated, a directory, not writable."""
+
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
-        if str(path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
         # One connection shared across threads (jobs run nodes in worker threads).
-        self.conn = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-        self.conn.execute("PRAGMA journal_mode=WAL")
-        self.conn.execute("PRAGMA synchronous=NORMAL")
-        self.conn.executescript(SCHEMA)
+        if str(path) == ":memory:":
+            self.conn = sqlite3.connect(":memory:", check_same_thread=False,
+                                        isolation_level=None)
+            self.conn.executescript(SCHEMA)
+        else:
+            self.conn = open_store_connection(self.path, SCHEMA)
         self._lock = threading.Lock()
         self._seq: dict[str, int] = {}
         self._checkpointer = None
@@ -74,7 +81,8 @@ class RunStore:
         with self._lock:
             self.conn.execute(
                 "INSERT INTO runs (id, job, status, started, input) VALUES (?, ?, ?, ?, ?)",
-                (run_id, job, "running", time.time(), json.dumps(inputs or {}, default=str)),
+                (run_id, job, "running", time.time(),
+                 json.dumps(redact_value(inputs or {}), default=str)),
             )
         return run_id
 
@@ -82,7 +90,7 @@ class RunStore:
         with self._lock:
             self.conn.execute(
                 "UPDATE runs SET status = ?, ended = ?, result = ? WHERE id = ?",
-                (status, time.time(), json.dumps(result, default=str), run_id),
+                (status, time.time(), json.dumps(redact_value(result), default=str), run_id),
             )
 
     def get_run(self, run_id: str) -> RunRecord | None:
@@ -124,7 +132,7 @@ class RunStore:
             self._seq[event.run_id] = seq
             self.conn.execute(
                 "INSERT INTO events (run_id, seq, ts, type, payload) VALUES (?, ?, ?, ?, ?)",
-                (event.run_id, seq, event.ts, event.type, event.model_dump_json()),
+                (event.run_id, seq, event.ts, event.type, redacted(event).model_dump_json()),
             )
 
     __call__ = record_event  # a RunStore can be subscribed to an EventBus directly
@@ -143,10 +151,16 @@ class RunStore:
             from langgraph.checkpoint.sqlite import SqliteSaver
 
             conn = sqlite3.connect(str(self.path), check_same_thread=False)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
-            self._checkpointer = SqliteSaver(conn)
-            self._checkpointer.setup()
+            try:
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("PRAGMA synchronous=NORMAL")
+                saver = SqliteSaver(conn)
+                saver.setup()
+            except sqlite3.Error as exc:
+                conn.close()
+                raise StoreError(f"the run store {self.path} cannot hold conversations: "
+                                 f"{exc}; choose another file with --store") from exc
+            self._checkpointer = saver
         return self._checkpointer
 
     def close(self) -> None:

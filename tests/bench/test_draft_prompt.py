@@ -8,9 +8,9 @@ import pytest
 def _assert_draft_is_one_shot(problems):
     from codeloop.bench.strategies.oneshot import oneshot_prompt
     from codeloop.bench.task_builder import task_for
-    from codeloop.pipeline.prompts_loader import load_prompt
+    from codeloop.jobs.prompts import load_prompt
 
-    spec = load_prompt("generation")
+    spec = load_prompt("codeloop.pipeline", "generation")
     for problem in problems:
         source = task_for(problem.public()).prompt_source()
         assert spec.messages(source=source, plan="")[0].content == oneshot_prompt(

@@ -1,4 +1,5 @@
-"""Settings precedence: defaults < user toml < project toml < environment < CLI."""
+"""Settings precedence: defaults < user toml < project toml (tightening only) < environment <
+CLI."""
 
 from __future__ import annotations
 
@@ -18,8 +19,7 @@ def layers(tmp_path):
     )
     project = tmp_path / "project"
     project.mkdir()
-    (project / "codeloop.toml").write_text('model = "openai:from-project"\nn_ctx = 2000\n'
-                                           "max_tokens = 20\n")
+    (project / "codeloop.toml").write_text("sandbox_timeout = 4\nmax_tokens = 5\n")
     return project
 
 
@@ -28,12 +28,13 @@ def test_each_layer_overrides_the_one_below(layers):
     effective = load_config({"max_tokens": 40, "model": None}, project_dir=layers, env=env)
     s = effective.settings
     assert s.temperature == 0.5  # user file only
-    assert s.model == "openai:from-project"  # project beats user; a None CLI value is no value
-    assert s.n_ctx == 3000  # env beats project
+    assert s.model == "ollama:from-user"  # a None CLI value is no value
+    assert s.sandbox_timeout == 4  # project tightens the default
+    assert s.n_ctx == 3000  # env beats user
     assert s.max_tokens == 40  # cli beats env
     assert s.max_retries == 2  # default
     assert effective.sources["temperature"] == str(config_dir() / "codeloop.toml")
-    assert effective.sources["model"] == str(layers / "codeloop.toml")
+    assert effective.sources["sandbox_timeout"] == str(layers / "codeloop.toml")
     assert effective.sources["n_ctx"] == "env CODELOOP_N_CTX"
     assert effective.sources["max_tokens"] == "cli"
     assert "max_retries" not in effective.sources
@@ -57,6 +58,7 @@ def test_bad_values_name_their_source(layers):
 
 
 def test_unknown_keys_in_a_file_are_rejected(tmp_path):
-    (tmp_path / "codeloop.toml").write_text("modle = 'typo'\n")
+    config_dir().mkdir(parents=True, exist_ok=True)
+    (config_dir() / "codeloop.toml").write_text("modle = 'typo'\n")
     with pytest.raises(ConfigError, match="unknown setting.*modle"):
         load_config(project_dir=tmp_path, env={})

@@ -4,14 +4,8 @@ from __future__ import annotations
 
 import ast
 
-from codeloop.pipeline.extract import (
-    check_signature,
-    code_blocks,
-    contains_code,
-    extract_code,
-    join_program,
-    strip_code,
-)
+from codeloop.jobs.extract import code_blocks, extract_code
+from codeloop.pipeline.extract import check_signature, contains_code, join_program, strip_code
 
 
 def _sig(text: str) -> ast.FunctionDef:

@@ -105,7 +105,9 @@ def test_writes_into_dot_git_are_refused(ws):
     with pytest.raises(PathRefused, match=".git"):
         guard.delete(".git/config")
     assert not (ws / ".git" / "hooks").exists()
-    assert guard.read_text(".git/config") == "[core]\n"  # reading is fine
+    assert (ws / ".git" / "config").read_text() == "[core]\n"  # untouched
+    with pytest.raises(PathRefused, match=".git"):  # reads refused too: it can hold tokens
+        guard.read_text(".git/config")
 
 
 def test_write_is_atomic_creates_parents_and_keeps_mode(ws):

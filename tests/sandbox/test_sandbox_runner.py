@@ -92,10 +92,11 @@ def test_bad_arguments_are_clear_errors(tmp_path):
         Limits(memory_mb=0)
 
 
-def test_timeout_comes_from_the_settings(monkeypatch):
-    monkeypatch.setenv("CODELOOP_SANDBOX_TIMEOUT", "0.5")
-    result = run_command(["sleep", "5"])
-    assert result.limit_hit == "timeout" and result.seconds < 3
+def test_timeout_comes_from_the_caller_not_the_settings(monkeypatch):
+    # The runner reads no configuration: the command passes its settings down.
+    monkeypatch.setenv("CODELOOP_SANDBOX_TIMEOUT", "0.2")
+    result = run_command(["sleep", "5"], timeout=0.5)
+    assert result.limit_hit == "timeout" and 0.4 < result.seconds < 3
 
 
 def test_unsafe_mode_runs_and_says_so(tmp_path):

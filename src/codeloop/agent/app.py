@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 
 from codeloop.agent.factory import agent_spec
 from codeloop.agent.multi.orchestrator import run_multi_agent
@@ -24,7 +25,7 @@ from codeloop.agent.state import AgentLimits
 from codeloop.config import Settings
 from codeloop.events import EventBus
 from codeloop.llm.base import LLM, LLMError
-from codeloop.store import RunStore
+from codeloop.store import RunStore, StoreError
 from codeloop.tools import ToolError, Workspace
 
 
@@ -76,9 +77,16 @@ class AgentApp:
             llm = get_llm(settings.model, settings)
         except LLMError as exc:
             raise AgentAppError(str(exc)) from exc
-        store = RunStore(settings.store_path())
-        return cls(llm, workspace, store, limits=limits, multi_agent=multi_agent,
-                   thread=thread, console=console)
+        try:
+            store = RunStore(settings.store_path())
+        except StoreError as exc:
+            raise AgentAppError(str(exc)) from exc
+        try:
+            return cls(llm, workspace, store, limits=limits, multi_agent=multi_agent,
+                       thread=thread, console=console)
+        except StoreError as exc:  # the checkpointer's tables could not be made
+            store.close()
+            raise AgentAppError(str(exc)) from exc
 
     # ------------------------------------------------------------------ running
     def conversation(self):
@@ -94,11 +102,19 @@ class AgentApp:
         run_id = self.store.start_run("agent", {"request": request, "home": str(self.workspace.root),
                                                 "multi_agent": self.multi_agent})
         self.bus.run_id = run_id
+        if self.workspace.unsafe_no_sandbox:  # in the run's events too, not only on screen
+            from codeloop.events import Progress
+            from codeloop.sandbox.unsafe import UNSANDBOXED_NOTICE
+
+            self.bus.emit(Progress(done=0, total=0, message=UNSANDBOXED_NOTICE))
         try:
             outcome = conversation.ask(request)
         except (LLMError, SnapshotError) as exc:
             self.store.finish_run(run_id, "error", {"error": str(exc)})
             raise
+        if self.snapshots.omitted:  # the change summary is partial: say so, and why
+            self.console.print(f"[yellow]note:[/] {escape(self.snapshots.omitted)}",
+                               highlight=False)
         ok = outcome.status in ("finished", "approved")
         self.store.finish_run(run_id, "done" if ok else outcome.status,
                               {"answer": outcome.answer, "status": outcome.status,
@@ -114,6 +130,7 @@ class AgentApp:
             return 1
         if as_json:
             print(json.dumps({"run_id": run_id, "status": outcome.status,
+                              "sandboxed": not self.workspace.unsafe_no_sandbox,
                               "answer": outcome.answer, "steps": outcome.steps,
                               "tokens": outcome.tokens,
                               "changes": [c.as_dict() for c in outcome.changes]}, indent=2))

@@ -8,8 +8,8 @@ arguments (write_file's content, edit_file's old and new text) gets one more cal
 that text as a ``` block in a plain reply, left out of call 2's schema (agent/text_args.py).
 one_schema: one call under `action_schema` (a union with one branch per tool).
 
-Either way the result is one Action and the tokens of every call; each call emits an
-LLMCall event. When the prompt overflows the context, less history is shown and the call
+Either way the result is one Action and the tokens of every call; each call goes through
+the kit's `ask_model`, which emits its LLMCall event. When the prompt overflows the context, less history is shown and the call
 is tried again.
 """
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, overload
+from typing import Any, overload
 
 from codeloop.agent.actions import (
     FINISH,
@@ -29,11 +29,12 @@ from codeloop.agent.actions import (
     parse_action,
 )
 from codeloop.agent.history import conversation_for_model, merge_same_roles
-from codeloop.agent.progress import new_progress, unread_change
+from codeloop.agent.progress import unread_change
 from codeloop.agent.prompts import loop_text
-from codeloop.agent.state import AgentState
+from codeloop.agent.state import AgentSpec, AgentState, new_progress
 from codeloop.agent.text_args import TextReplyError, parse_text_reply, text_request
-from codeloop.events import EventBus, LLMCall
+from codeloop.events import EventBus
+from codeloop.jobs.stage import ask_model
 from codeloop.llm.base import (
     LLM,
     ContextOverflow,
@@ -42,9 +43,6 @@ from codeloop.llm.base import (
     Reply,
     Usage,
 )
-
-if TYPE_CHECKING:
-    from codeloop.agent.react import AgentSpec
 
 MIN_HISTORY_CHARS = 2_000  # below this, a context overflow is not retried with less history
 
@@ -152,23 +150,14 @@ class Asker:
                             conversation_for_model(state["messages"], state["turn"], budget)
                             + extra))
             try:
-                if schema is None:
-                    result = self.llm.complete(messages, max_tokens=max_tokens,
-                                               temperature=limits.temperature)
-                else:
-                    result = self.llm.complete_json(messages, schema, max_tokens=max_tokens,
-                                                    temperature=limits.temperature)
+                result = ask_model(self.llm, messages, stage=self.spec.name, bus=self.bus,
+                                   max_tokens=max_tokens, temperature=limits.temperature,
+                                   schema=schema)
             except ContextOverflow:
                 if budget < MIN_HISTORY_CHARS:
                     raise
                 budget //= 2  # show less history and try again
                 continue
-            reply = result if schema is None else result.reply
-            if self.bus is not None:
-                self.bus.emit(LLMCall(model=reply.model, stage=self.spec.name,
-                                      prompt_tokens=reply.usage.prompt_tokens,
-                                      completion_tokens=reply.usage.completion_tokens,
-                                      seconds=reply.seconds))
             return result, budget
 
     def _description(self, tool: str) -> str:

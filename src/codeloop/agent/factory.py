@@ -8,8 +8,7 @@ from pydantic import BaseModel
 
 from codeloop.agent.actions import FinishAnswer, strict_model_schema
 from codeloop.agent.prompts import system_prompt
-from codeloop.agent.react import AgentSpec
-from codeloop.agent.state import AgentLimits
+from codeloop.agent.state import AgentLimits, AgentSpec
 from codeloop.events import EventBus
 from codeloop.tools import Toolbox, Workspace, toolset
 

@@ -14,35 +14,37 @@ import re
 from typing import Any
 
 from codeloop.agent.prompts import loop_text
+from codeloop.agent.state import FileState, Progress, TestsState, new_progress
+from codeloop.tools import (
+    edit_file,
+    grep_search,
+    lint_file,
+    list_files,
+    read_file,
+    run_bash_command,
+    write_file,
+)
 from codeloop.tools.quality_tools import LINT_CLEAN_LINE
 from codeloop.tools.toolbox import ToolOutcome
 from codeloop.tools.workspace import Workspace
 
-LINT_TOOL = "lint_file"
-SHELL_TOOL = "run_bash_command"
+__all__ = ["new_progress", "progress_note", "record", "unfinished_work", "unread_change",
+           "untouched_named_files"]
+
+LINT_TOOL = lint_file.name
+SHELL_TOOL = run_bash_command.name
 TEST_COMMAND = re.compile(r"\b(pytest|unittest)\b")
 EXIT_CODE = re.compile(r"^exit code: (-?\d+)", re.MULTILINE)
 NO_TESTS_COLLECTED = "5"  # pytest's exit code when it found no tests: not a failure
 TEST_FILE_GLOBS = ("test_*.py", "*_test.py")
 MAX_TEST_FILES_SEEN = 200  # enough to know there are tests; a huge tree is not walked
 
-# A file's state this turn: "changed" (not linted since), "lint clean", "lint problems".
-# Tests: "" (not run since the last change), "passed", "failed", "none found".
-
-
 MAX_LOOKED = 8  # the newest looks a read-only agent is reminded of
 
-
-CHANGING_TOOLS = ("edit_file", "write_file")
-
-
-def new_progress() -> dict[str, Any]:
-    # "known": files whose current text the model has seen this turn (read or written);
-    # "finish_checked": a finish was already held back once this turn (unfinished_work).
-    return {"files": {}, "tests": "", "looked": [], "known": [], "finish_checked": False}
+CHANGING_TOOLS = (edit_file.name, write_file.name)
 
 
-def unread_change(progress: dict[str, Any], tool: str, args: dict[str, Any],
+def unread_change(progress: Progress, tool: str, args: dict[str, Any],
                   workspace: Workspace) -> str:
     """The existing file that `tool` would change although the model has not read (or
     written) it this turn; "" when the change may go ahead. Why: measured on the 1.5B, its
@@ -56,15 +58,15 @@ def unread_change(progress: dict[str, Any], tool: str, args: dict[str, Any],
     return path
 
 
-def record(progress: dict[str, Any], outcome: ToolOutcome, args: dict[str, Any],
-           mutates_files: bool, workspace: Workspace) -> dict[str, Any]:
+def record(progress: Progress, outcome: ToolOutcome, args: dict[str, Any],
+           mutates_files: bool, workspace: Workspace) -> Progress:
     """The progress after one tool run (a new dict; the state's own is never changed)."""
-    files = dict(progress.get("files", {}))
-    tests = progress.get("tests", "")
+    files: dict[str, FileState] = dict(progress.get("files", {}))
+    tests: TestsState = progress.get("tests", "")
     looked = list(progress.get("looked", []))
     known = list(progress.get("known", []))
     path = _relative(workspace, args.get("path"))
-    if outcome.ok and path and path not in known and (mutates_files or outcome.tool == "read_file"):
+    if outcome.ok and path and path not in known and (mutates_files or outcome.tool == read_file.name):
         known.append(path)
     label = _look_label(outcome.tool, args, path) if outcome.ok and not mutates_files else ""
     if label and label not in looked:
@@ -78,9 +80,10 @@ def record(progress: dict[str, Any], outcome: ToolOutcome, args: dict[str, Any],
     elif outcome.tool == SHELL_TOOL and TEST_COMMAND.search(str(args.get("command", ""))):
         match = EXIT_CODE.search(outcome.output)
         code = match.group(1) if match else None
-        tests = {"0": "passed", NO_TESTS_COLLECTED: "none found"}.get(code, "failed")
-    return {"files": files, "tests": tests, "looked": looked, "known": known,
-            "finish_checked": bool(progress.get("finish_checked"))}
+        outcomes: dict[str | None, TestsState] = {"0": "passed", NO_TESTS_COLLECTED: "none found"}
+        tests = outcomes.get(code, "failed")
+    return Progress(files=files, tests=tests, looked=looked, known=known,
+                    finish_checked=bool(progress.get("finish_checked")))
 
 
 # A file name in a request: a path ending in a usual source or text extension.
@@ -88,7 +91,7 @@ NAMED_FILE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.(?:py|pyi|md|rst|txt
                         r"|cfg|ini|js|jsx|ts|tsx|html|css|sh|csv))\b")
 
 
-def untouched_named_files(request: str, progress: dict[str, Any]) -> list[str]:
+def untouched_named_files(request: str, progress: Progress) -> list[str]:
     """The files the request names that this turn has neither read nor changed. Why: a
     small model forgets the second half of "add X to a.py and its test to test_a.py"; and
     quoting the whole request back instead made the 0.5B redo its first half ("Create
@@ -104,7 +107,7 @@ def untouched_named_files(request: str, progress: dict[str, Any]) -> list[str]:
     return missing
 
 
-def unfinished_work(progress: dict[str, Any], request: str, finish_args: dict[str, Any]) -> str:
+def unfinished_work(progress: Progress, request: str, finish_args: dict[str, Any]) -> str:
     """Why a finish looks premature ("" when it does not): files the request names that this
     turn has neither read nor changed, and files a report says it created or modified that
     this turn has not changed. Why: the commonest failure of the 1.5B in the agent benchmark
@@ -126,14 +129,14 @@ def unfinished_work(progress: dict[str, Any], request: str, finish_args: dict[st
     return "; ".join(problems)
 
 
-def progress_note(progress: dict[str, Any], workspace: Workspace,
+def progress_note(progress: Progress, workspace: Workspace,
                   read_only: bool = False, request: str = "") -> str:
     """The line that ends an observation; "" while the turn has changed nothing (or, for a
     read-only agent such as the planner, looked at nothing)."""
     if read_only:  # its output is the finish itself: say what it has seen, then to finish
         looked = progress.get("looked", [])
         return loop_text("progress_looked", looked="; ".join(looked)) if looked else ""
-    files: dict[str, str] = progress.get("files", {})
+    files: dict[str, FileState] = progress.get("files", {})
     if not files:
         return ""
     tests = progress.get("tests", "")
@@ -157,11 +160,11 @@ def progress_note(progress: dict[str, Any], workspace: Workspace,
 
 
 def _look_label(tool: str, args: dict[str, Any], path: str) -> str:
-    if tool == "read_file":
+    if tool == read_file.name:
         return f"read {path}"
-    if tool == "list_files":
+    if tool == list_files.name:
         return f"listed {path or '.'}"
-    if tool == "grep_search":
+    if tool == grep_search.name:
         return f"searched {args.get('pattern', '')!r}"
     if tool == LINT_TOOL:
         return f"linted {path}"

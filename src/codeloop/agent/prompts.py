@@ -1,46 +1,46 @@
-"""The agents' system prompts and the loop's own messages, rendered from
-agent/prompts/agents.yaml."""
+"""The agents' texts, from agent/prompts/agents.yaml (read by the kit's prompt loader,
+jobs/prompts.py): the system prompts of the roles, the loop's own messages, and the
+multi-agent phases' requests."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-from importlib import resources
 from typing import Any
 
-import jinja2
-import yaml
+from codeloop.jobs.prompts import prompt_file, render
 
 ROLES = ("single", "planner", "implementer", "validator")
+_SECTIONS = (*ROLES, "common_rules", "edit_rules", "loop", "phases")
 
 
-@lru_cache(maxsize=1)
 def _templates() -> dict[str, Any]:
-    text = resources.files("codeloop.agent").joinpath("prompts/agents.yaml").read_text("utf-8")
-    data = yaml.safe_load(text)
-    missing = [key for key in (*ROLES, "common_rules", "edit_rules", "loop") if key not in data]
+    data = prompt_file("codeloop.agent", "agents")
+    missing = [key for key in _SECTIONS if key not in data]
     if missing:
         raise RuntimeError(f"agents.yaml lacks prompt(s): {', '.join(missing)}")
     return data
 
 
-def _render(template: str, **values: Any) -> str:
-    env = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=False,
-                             autoescape=False)
-    return env.from_string(template).render(**values).strip()
+def _section_text(section: str, key: str) -> str:
+    texts = _templates()[section]
+    if key not in texts:
+        raise KeyError(f"agents.yaml has no {section} text {key!r}; known: {', '.join(texts)}")
+    return texts[key]
 
 
 def loop_text(key: str, **values: Any) -> str:
     """One of the loop's messages (agents.yaml `loop:`), e.g. the request for arguments."""
-    texts = _templates()["loop"]
-    if key not in texts:
-        raise KeyError(f"agents.yaml has no loop text {key!r}; known: {', '.join(texts)}")
-    return _render(texts[key], **values)
+    return render(_section_text("loop", key), **values).strip()
+
+
+def phase_request(key: str, **values: Any) -> str:
+    """The request a multi-agent phase's agent gets (agents.yaml `phases:`), as written."""
+    return render(_section_text("phases", key), **values)
 
 
 def system_prompt(role: str, tools_description: str) -> str:
     templates = _templates()
     if role not in ROLES:
         raise KeyError(f"unknown agent role {role!r}; known: {', '.join(ROLES)}")
-    return _render(templates[role], tools=tools_description,
-                   rules=templates["common_rules"].strip(),
-                   edit_rules=templates["edit_rules"].strip())
+    return render(templates[role], tools=tools_description,
+                  rules=templates["common_rules"].strip(),
+                  edit_rules=templates["edit_rules"].strip()).strip()

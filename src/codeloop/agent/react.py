@@ -9,38 +9,23 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from langgraph.graph import END, START, StateGraph
 
 from codeloop.agent.actions import FINISH, Action
 from codeloop.agent.asking import Asked, Asker
-from codeloop.agent.progress import (
-    new_progress,
-    progress_note,
-    record,
-    unfinished_work,
-    unread_change,
-)
+from codeloop.agent.progress import progress_note, record, unfinished_work, unread_change
 from codeloop.agent.prompts import loop_text
-from codeloop.agent.state import AgentLimits, AgentState, message
+from codeloop.agent.state import AgentLimits, AgentSpec, AgentState, message, new_progress
 from codeloop.events import EventBus, Progress
 from codeloop.llm.base import LLM, InvalidStructuredOutput, LLMError
-from codeloop.tools.toolbox import Toolbox, ToolOutcome
+from codeloop.redaction import redact_secrets
+from codeloop.tools.toolbox import ToolOutcome
+
+__all__ = ["AgentSpec", "build_react_graph", "recursion_limit"]  # AgentSpec: agent/state.py
 
 MAX_INVALID_REPLIES = 3
-
-
-@dataclass
-class AgentSpec:
-    """One agent: its name (used as the event stage), prompt, tools and finish schema."""
-
-    name: str
-    system_prompt: str
-    toolbox: Toolbox
-    finish_schema: dict[str, Any]
-    limits: AgentLimits = field(default_factory=AgentLimits)
 
 
 class _Loop:
@@ -68,12 +53,11 @@ class _Loop:
         try:
             asked = self.asker.ask(state, [])
         except InvalidStructuredOutput as exc:
-            return self._invalid_reply(state, seen, str(exc), exc.usage.total_tokens)
+            return self._invalid_reply(state, str(exc), exc.usage.total_tokens)
         except LLMError as exc:
             return self._stop(state, "error", f"Stopped: the model call failed: {exc}")
         tokens = state["tokens"] + asked.tokens
         action = asked.action
-        seen.pop("__invalid__", None)
         if not action.is_finish:
             key = f"{action.signature()}#{state['files_version']}"
             count = seen.get(key, 0) + 1
@@ -90,7 +74,7 @@ class _Loop:
             repeat = False
         self._progress(state, action)
         update: dict[str, Any] = {
-            "tokens": tokens, "seen": seen,
+            "tokens": tokens, "seen": seen, "invalid_replies": 0,
             "pending": {"thought": action.thought, "tool": action.tool, "args": action.args,
                         "repeat": repeat},
         }
@@ -120,20 +104,19 @@ class _Loop:
                 return explanation
         return forced
 
-    def _invalid_reply(self, state: AgentState, seen: dict[str, int], problem: str,
-                       spent: int) -> dict:
-        invalid = seen.get("__invalid__", 0) + 1
+    def _invalid_reply(self, state: AgentState, problem: str, spent: int) -> dict[str, Any]:
+        invalid = state.get("invalid_replies", 0) + 1
         tokens = state["tokens"] + spent
         if invalid >= MAX_INVALID_REPLIES:
             return self._stop(state, "error",
                               f"Stopped: {invalid} replies in a row were not valid actions "
                               f"(last problem: {problem}).", tokens=tokens)
-        seen["__invalid__"] = invalid
         if self.bus is not None:  # shown live, and kept in a benchmark's transcript
             self.bus.emit(Progress(done=state["steps"] + 1, total=self.spec.limits.max_steps,
                                    message=f"[{self.spec.name}] invalid reply: {problem[:300]}"))
         note = loop_text(f"invalid_reply_{self.spec.limits.action_mode}", problem=problem)
-        return {"seen": seen, "steps": state["steps"] + 1, "pending": None, "tokens": tokens,
+        return {"invalid_replies": invalid, "steps": state["steps"] + 1, "pending": None,
+                "tokens": tokens,
                 "messages": [message("user", note, "observation", state["turn"])]}
 
     def act(self, state: AgentState) -> dict[str, Any]:
@@ -174,7 +157,8 @@ class _Loop:
             update["progress"] = done
             note = progress_note(done, box.workspace, read_only=self.read_only,
                                  request=self._request(state))
-            text = outcome.output + (f"\n\n{note}" if note else "")
+            # What the model sees of a tool's output never holds a recognised secret.
+            text = redact_secrets(outcome.output) + (f"\n\n{note}" if note else "")
         update["messages"] = [message("user", f"Observation ({pending['tool']}):\n{text}",
                                       "observation", turn)]
         return update

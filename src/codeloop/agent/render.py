@@ -11,6 +11,7 @@ from rich.markup import escape
 
 from codeloop.agent.snapshots import FileChange
 from codeloop.events import Event
+from codeloop.textsafe import printable
 
 PHASE_BANNERS = {"planning": "[PLANNING]", "implementation": "[IMPLEMENTATION]",
                  "validation": "[VALIDATION]"}
@@ -18,7 +19,7 @@ RESULT_PREVIEW = 160
 
 
 def shorten(text: str, limit: int = RESULT_PREVIEW) -> str:
-    flat = " ".join(text.split())
+    flat = printable(" ".join(text.split()))  # model and tool output: no raw escapes
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
@@ -42,7 +43,7 @@ class EventPrinter:
         elif kind == "tool_call":
             mark = "[green]ok[/]" if event.ok else "[red]failed[/]"
             self.console.print(
-                f"  [cyan]→ {event.tool}[/]({escape(_args_preview(event.arguments))}) {mark}: "
+                f"  [cyan]→ {escape(printable(event.tool))}[/]({escape(_args_preview(event.arguments))}) {mark}: "
                 f"{escape(shorten(event.result))}", highlight=False)
         elif kind == "stage_start" and event.stage in PHASE_BANNERS:
             self.console.print(f"\n[bold magenta]{escape(PHASE_BANNERS[event.stage])}[/]")
@@ -54,12 +55,12 @@ def print_changes(console: Console, changes: list[FileChange]) -> None:
         return
     console.print("[bold]Changed files:[/]")
     for change in changes:
-        console.print(f"  {escape(change.describe())}", highlight=False)
+        console.print(f"  {escape(printable(change.describe()))}", highlight=False)
 
 
 def print_turn_end(console: Console, answer: str, status: str, steps: int, tokens: int,
                    changes: list[FileChange]) -> None:
     style = "green" if status in ("finished", "approved") else "yellow"
-    console.print(f"\n[bold {style}]{escape(answer)}[/]", highlight=False)
+    console.print(f"\n[bold {style}]{escape(printable(answer))}[/]", highlight=False)
     print_changes(console, changes)
     console.print(f"[dim]({status}; {steps} steps, {tokens} tokens)[/]")

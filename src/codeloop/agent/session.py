@@ -1,14 +1,20 @@
 """A conversation with the single agent: turns on a checkpointed thread, the files each turn
 changed, and undo of the last turn's changes.
 
-Threads live in the run store's LangGraph checkpointer under the id `agent:<name>`, so
-`--thread NAME` continues a conversation after the program restarts.
+Threads live in the run store's LangGraph checkpointer under the id
+`agent:<workspace key>:<name>`, so `--thread NAME` continues a conversation after the
+program restarts. The store is one file per user; the workspace key (a hash of the resolved
+workspace path) keeps each project's threads to itself: a request made in one workspace
+never reaches the model in another, and /threads lists this workspace's only.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from codeloop.agent.overview import workspace_overview
@@ -19,6 +25,12 @@ from codeloop.events import EventBus, StageEnd, StageStart
 from codeloop.llm.base import LLM
 
 THREAD_PREFIX = "agent:"
+
+
+def thread_prefix(workspace_root: Path) -> str:
+    """The checkpointer id prefix of one workspace's agent threads."""
+    key = hashlib.sha256(os.fsencode(Path(workspace_root).resolve())).hexdigest()[:16]
+    return f"{THREAD_PREFIX}{key}:"
 
 
 @dataclass(frozen=True)
@@ -32,13 +44,13 @@ class TurnResult:
     result: dict[str, Any] = field(default_factory=dict)
 
 
-def list_threads(checkpointer: Any) -> list[str]:
-    """Names of the agent threads saved in the store, oldest first."""
+def list_threads(checkpointer: Any, prefix: str) -> list[str]:
+    """Names of the agent threads saved in the store under `prefix`, oldest first."""
     rows = checkpointer.conn.execute(
-        "SELECT thread_id, MIN(rowid) FROM checkpoints WHERE thread_id LIKE ? "
-        "GROUP BY thread_id ORDER BY 2", (THREAD_PREFIX + "%",),
+        "SELECT thread_id, MIN(rowid) FROM checkpoints WHERE substr(thread_id, 1, ?) = ? "
+        "GROUP BY thread_id ORDER BY 2", (len(prefix), prefix),
     ).fetchall()
-    return [row[0][len(THREAD_PREFIX):] for row in rows]
+    return [row[0][len(prefix):] for row in rows]
 
 
 class AgentSession:
@@ -48,13 +60,14 @@ class AgentSession:
         self.spec, self.snapshots, self.bus = spec, snapshots, bus
         self.checkpointer = checkpointer
         self.thread = thread
+        self.prefix = thread_prefix(spec.toolbox.workspace.root)
         self.graph = build_react_graph(llm, spec, bus=bus, checkpointer=checkpointer,
                                        on_turn_end=self._record_turn)
 
     # ------------------------------------------------------------------ threads
     @property
     def config(self) -> dict[str, Any]:
-        return {"configurable": {"thread_id": THREAD_PREFIX + self.thread},
+        return {"configurable": {"thread_id": self.prefix + self.thread},
                 "recursion_limit": recursion_limit(self.spec.limits)}
 
     def values(self) -> dict[str, Any]:
@@ -65,7 +78,7 @@ class AgentSession:
         return self.thread
 
     def threads(self) -> list[str]:
-        return list_threads(self.checkpointer)
+        return list_threads(self.checkpointer, self.prefix)
 
     def history(self) -> list[dict[str, Any]]:
         """The thread's requests, answers and notes, in order."""

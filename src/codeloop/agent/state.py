@@ -1,42 +1,68 @@
 """The ReAct agent's state: a conversation (kept across turns of a thread) plus per-turn
-counters that every new request resets."""
+counters that every new request resets; and the agent itself (AgentSpec, AgentLimits)."""
 
 from __future__ import annotations
 
 import operator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, TypedDict
 
-from codeloop.agent.progress import new_progress
+from codeloop.tools.toolbox import Toolbox
 
 Status = Literal["running", "finished", "step_cap", "token_budget", "loop", "error"]
 MessageKind = Literal["request", "context", "action", "observation", "answer", "note"]
+Role = Literal["system", "user", "assistant"]
 # How each step's action is asked for (agent/asking.py): two small constrained calls (the
 # tool, then its arguments) or one call with a union of every tool's arguments.
 ActionMode = Literal["two_step", "one_schema"]
+# A changed file's state this turn (agent/progress.py): not linted since the change, or
+# what its last lint said. The tests: "" (not run since the last change) or their outcome.
+FileState = Literal["changed", "lint clean", "lint problems"]
+TestsState = Literal["", "passed", "failed", "none found"]
+
+
+class AgentMessage(TypedDict):
+    role: Role
+    content: str
+    kind: MessageKind
+    turn: int
+
+
+class Progress(TypedDict):
+    """What this turn got done (agent/progress.py)."""
+
+    files: dict[str, FileState]  # the files this turn changed
+    tests: TestsState
+    looked: list[str]  # a read-only agent's looks, newest last ("read a.py")
+    known: list[str]  # files whose current text the model has seen this turn (read/written)
+    finish_checked: bool  # a finish was already held back once this turn (unfinished_work)
 
 
 class AgentState(TypedDict):
-    # {"role", "content", "kind", "turn"}; appended to, never rewritten.
-    messages: Annotated[list[dict[str, Any]], operator.add]
+    messages: Annotated[list[AgentMessage], operator.add]  # appended to, never rewritten
     turn: int
     steps: int
     tokens: int
     seen: dict[str, int]  # action signature -> times chosen this turn
+    invalid_replies: int  # replies in a row that were not valid actions
     files_version: int  # bumped by every successful file-changing tool
     status: Status
     answer: str
     result: dict[str, Any]  # the finish arguments (structured output of a phase agent)
     pending: dict[str, Any] | None  # the action `think` chose and `act` runs
-    progress: dict[str, Any]  # what this turn got done (agent/progress.py)
+    progress: Progress
     snapshot_before: str  # workspace tree before this turn ("" when not tracked)
     # One record per finished turn: {"turn", "request", "before", "after", "changed"}.
     turns: Annotated[list[dict[str, Any]], operator.add]
     undone: Annotated[list[int], operator.add]
 
 
-def message(role: str, content: str, kind: MessageKind, turn: int) -> dict[str, Any]:
-    return {"role": role, "content": content, "kind": kind, "turn": turn}
+def message(role: Role, content: str, kind: MessageKind, turn: int) -> AgentMessage:
+    return AgentMessage(role=role, content=content, kind=kind, turn=turn)
+
+
+def new_progress() -> Progress:
+    return Progress(files={}, tests="", looked=[], known=[], finish_checked=False)
 
 
 def new_turn_input(request: str, turn: int, snapshot_before: str = "",
@@ -48,8 +74,8 @@ def new_turn_input(request: str, turn: int, snapshot_before: str = "",
         messages.append(message("user", context, "context", turn))
     return {
         "messages": messages,
-        "turn": turn, "steps": 0, "tokens": 0, "seen": {}, "files_version": 0,
-        "status": "running", "answer": "", "result": {}, "pending": None,
+        "turn": turn, "steps": 0, "tokens": 0, "seen": {}, "invalid_replies": 0,
+        "files_version": 0, "status": "running", "answer": "", "result": {}, "pending": None,
         "progress": new_progress(),
         "snapshot_before": snapshot_before, "turns": [], "undone": [],
     }
@@ -66,3 +92,14 @@ class AgentLimits:
     history_chars: int = 16_000  # the conversation shown to the model, beyond the system prompt
     temperature: float = 0.0
     action_mode: ActionMode = "two_step"
+
+
+@dataclass
+class AgentSpec:
+    """One agent: its name (used as the event stage), prompt, tools and finish schema."""
+
+    name: str
+    system_prompt: str
+    toolbox: Toolbox
+    finish_schema: dict[str, Any]
+    limits: AgentLimits = field(default_factory=AgentLimits)

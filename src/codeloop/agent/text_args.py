@@ -14,7 +14,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from codeloop.agent.prompts import loop_text
-from codeloop.pipeline.extract import outer_block
+from codeloop.jobs.extract import outer_block
 from codeloop.tools.base import Tool
 
 

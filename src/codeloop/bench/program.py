@@ -1,6 +1,6 @@
 """From a model's reply to the program that gets scored.
 
-Extraction is codeloop.pipeline.extract (shared with `solve`), which sanitizes like
+Extraction is codeloop.jobs.extract (shared with `solve`), which sanitizes like
 EvalPlus: the code block that defines the entry point, a truncated tail cut until it
 parses, only imports, definitions and constants kept, so stray example calls, prints or a
 wrong `assert` the model added cannot sink a correct solution. For HumanEval the prompt's
@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 
 from codeloop.bench.datasets import PublicProblem
-from codeloop.pipeline.extract import code_blocks, extract_code
+from codeloop.jobs.extract import code_blocks, extract_code
 
 
 @dataclass(frozen=True)

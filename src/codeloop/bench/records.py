@@ -63,10 +63,14 @@ class ResultsLog:
 
     def append(self, record: ProblemRecord) -> None:
         line = record.model_dump_json() + "\n"
-        with self._lock, self.path.open("a", encoding="utf-8") as fh:
-            fh.write(line)
-            fh.flush()
-            os.fsync(fh.fileno())
+        try:
+            with self._lock, self.path.open("a", encoding="utf-8") as fh:
+                fh.write(line)
+                fh.flush()
+                os.fsync(fh.fileno())
+        except OSError as exc:
+            raise RunDirError(f"cannot append to {self.path} ({exc.strerror or exc}); "
+                              "free space or fix permissions, then --resume") from exc
 
 
 def read_records(path: Path) -> tuple[dict[str, ProblemRecord], int]:

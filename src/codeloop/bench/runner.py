@@ -75,7 +75,16 @@ def _sandbox_errors() -> tuple[type[Exception], ...]:
 
 
 def prepare_out_dir(out_dir: Path, meta: dict[str, Any], resume: bool) -> None:
-    """A fresh directory, or with --resume one holding the same dataset/strategy/model."""
+    """A fresh directory, or with --resume one holding the same dataset/strategy/model;
+    RunDirError (not a traceback) when it cannot be created or written."""
+    try:
+        _prepare_out_dir(out_dir, meta, resume)
+    except OSError as exc:
+        raise RunDirError(f"cannot write the run directory {out_dir} "
+                          f"({exc.strerror or exc}): choose another --out") from exc
+
+
+def _prepare_out_dir(out_dir: Path, meta: dict[str, Any], resume: bool) -> None:
     run_file = out_dir / RUN_FILE
     if out_dir.exists() and not out_dir.is_dir():
         raise RunDirError(f"{out_dir} exists and is not a directory")
@@ -185,8 +194,17 @@ def run_bench(
         else:
             _run_parallel(todo, strategy, llm, timeout, workers, finish)
     finally:
-        summary = summarize(records, selected, meta)
-        write_summary(out_dir, summary)
+        # Everything results.jsonl holds, not only this call's selection: a resumed run
+        # with --limit 3 still sums up all 40 problems it has.
+        chosen = set(selected)
+        covered = selected + [t for t in records if t not in chosen]
+        summary = summarize(records, covered, meta)
+        try:
+            write_summary(out_dir, summary)
+        except OSError as exc:
+            raise RunDirError(f"cannot write the summary in {out_dir} "
+                              f"({exc.strerror or exc}); results.jsonl holds the records: "
+                              "rerun with --resume to write it") from exc
     return RunOutcome(summary, out_dir, len(todo), skipped)
 
 

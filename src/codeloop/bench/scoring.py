@@ -14,7 +14,7 @@ from typing import Literal
 from codeloop.bench.datasets import Problem
 
 Outcome = Literal["passed", "wrong_answer", "exception", "timeout", "no_code",
-                  "llm_error", "strategy_error"]
+                  "llm_error", "strategy_error", "harness_error"]
 REASON_CHARS = 300
 
 
@@ -32,6 +32,9 @@ def _one_line(text: str) -> str:
 
 
 def _from_report(report, seconds: float) -> Score:
+    if report.harness_error:
+        # codeloop could not test the program: not the program's failure.
+        return Score(False, "harness_error", _one_line(report.harness_error), seconds)
     if report.all_passed:
         return Score(True, "passed", "passed", seconds)
     if report.timed_out:

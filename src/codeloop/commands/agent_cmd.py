@@ -23,11 +23,18 @@ def register(app: typer.Typer) -> None:
         token_budget: int = typer.Option(60_000, "--token-budget", min=1,
                                          help="Token budget per turn (prompt + completion)."),
         as_json: bool = typer.Option(False, "--json", help="With -p: print the result as JSON."),
+        store: str = typer.Option(None, "--store", help="Run store path (SQLite); threads "
+                                  "are kept per workspace in it."),
     ) -> None:
         """Work on a project with the coding agent."""
         from codeloop.agent.app import AgentApp, AgentAppError
 
-        settings = settings_from_cli(model=model)
+        settings = settings_from_cli(model=model, store=store)
+        if settings.unsafe_no_sandbox:  # one visible line; stderr keeps --json's stdout clean
+            from codeloop.commands.common import err_console
+            from codeloop.sandbox.unsafe import UNSANDBOXED_NOTICE
+
+            err_console.print(f"[bold red]{UNSANDBOXED_NOTICE}[/]", highlight=False)
         try:
             application = AgentApp.open(home, settings, max_steps=max_steps,
                                         token_budget=token_budget, multi_agent=multi_agent,

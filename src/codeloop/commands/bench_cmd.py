@@ -66,6 +66,11 @@ def _run(dataset: str, data: str | None, strategy_name: str, model: str | None,
     except (UnknownStrategy, DatasetError) as exc:
         fail(str(exc))
     settings = settings_from_cli(model=model)
+    if settings.unsafe_no_sandbox:
+        # A score must come from a process the candidate cannot reach: bench never runs
+        # candidates outside the sandbox, whatever the user's setting says.
+        err_console.print("[yellow]note:[/] unsafe_no_sandbox is ignored by bench: candidates "
+                          "always run in the sandbox.", highlight=False)
     options = {"limit": limit, "ids": _split_ids(ids), "workers": workers,
                "timeout": timeout, "max_refinements": max_refinements,
                "max_tokens": max_tokens}

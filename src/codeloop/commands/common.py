@@ -16,19 +16,42 @@ err_console = Console(stderr=True)
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
-    """Print a one-line error (no traceback) and exit."""
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    """Print a one-line error (no traceback) and exit. The message may quote a file's content
+    or a path: it is shown escaped, never read as markup or terminal control sequences."""
+    from rich.markup import escape
+
+    from codeloop.textsafe import printable
+
+    err_console.print(f"[bold red]error:[/] {escape(printable(message))}", highlight=False,
+                      soft_wrap=True)
     raise typer.Exit(code)
+
+
+def open_store(path):
+    """The run store at `path`, or a one-line error naming the file and what to do (exit 2)."""
+    from codeloop.store import RunStore, StoreError
+
+    try:
+        return RunStore(path)
+    except StoreError as exc:
+        fail(str(exc))
 
 
 def settings_from_cli(**cli: Any):
     """Effective settings with the CLI layer on top; a bad config file is a clean error."""
+    from rich.markup import escape
+
     from codeloop.config import ConfigError, load_config
+    from codeloop.textsafe import printable
 
     try:
-        return load_config(cli).settings
+        effective = load_config(cli)
     except ConfigError as exc:
         fail(str(exc))
+    for warning in effective.warnings():  # a project file tried to loosen a setting
+        err_console.print("[yellow]warning:[/] " + escape(printable(warning)), highlight=False,
+                          soft_wrap=True)
+    return effective.settings
 
 
 def is_tty() -> bool:

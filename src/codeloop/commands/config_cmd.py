@@ -1,4 +1,5 @@
-"""`codeloop config show`: the effective settings and where each came from."""
+"""`codeloop config show`: the effective settings, where each came from, what a project file
+may set, and what a project file tried to set but was ignored."""
 
 from __future__ import annotations
 
@@ -21,9 +22,12 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Print every setting, its value and its source (default, file, env, cli)."""
         from rich.console import Console
+        from rich.markup import escape
         from rich.table import Table
 
-        from codeloop.config import ConfigError, load_config
+        from codeloop.config import SECRET_KEYS, ConfigError, load_config
+        from codeloop.project_config import PROJECT_RULES
+        from codeloop.textsafe import printable
 
         try:
             effective = load_config({"model": model, "store": store})
@@ -31,12 +35,29 @@ def register(app: typer.Typer) -> None:
             fail(str(exc))
         rows = effective.rows()
         if as_json:
-            typer.echo(json.dumps({k: {"value": v, "source": s} for k, v, s in rows}, indent=2))
+            data = {}
+            for key, value, source in rows:
+                rule = PROJECT_RULES.get(key)
+                data[key] = {"value": value, "source": source,
+                             "project_file_may": rule[1] if rule else "not set it",
+                             "ignored": [{"value": "(hidden)" if key in SECRET_KEYS else i.value,
+                                          "path": i.path, "reason": i.reason}
+                                         for i in effective.ignored if i.key == key]}
+            typer.echo(json.dumps(data, indent=2, default=str))
+            for warning in effective.warnings():
+                typer.echo(f"warning: {printable(warning)}", err=True)
             return
         table = Table(title="codeloop configuration")
-        table.add_column("setting")
-        table.add_column("value")
-        table.add_column("source")
+        for column in ("setting", "value", "source", "project file may"):
+            table.add_column(column)
         for key, value, source in rows:
-            table.add_row(key, str(value), source)
-        Console().print(table)
+            rule = PROJECT_RULES.get(key)
+            table.add_row(key, escape(printable(str(value))), escape(printable(source)),
+                          rule[1] if rule else "[dim]not set it[/]")
+        console = Console()
+        console.print(table)
+        if effective.ignored:
+            console.print("[yellow]Ignored (a project file may only tighten settings):[/]")
+            for item in effective.ignored:
+                console.print("  " + escape(printable(item.warning())), highlight=False,
+                              soft_wrap=True)

@@ -1,4 +1,5 @@
-"""`codeloop sandbox run -- CMD...`: run a command exactly as the jobs would."""
+"""`codeloop sandbox run -- CMD...`: run a command exactly as the jobs would;
+`codeloop sandbox info`: what isolates and limits a run on this machine."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ def register(app: typer.Typer) -> None:
         from pathlib import Path
 
         from codeloop.sandbox import SandboxError, run_command
+        from codeloop.textsafe import printable
 
         if network != "none":
             fail(f"--network {network!r} is not supported: sandboxed commands have no network")
@@ -45,8 +47,26 @@ def register(app: typer.Typer) -> None:
                                  unsafe_no_sandbox=settings.unsafe_no_sandbox)
         except (SandboxError, ValueError) as exc:
             fail(str(exc))
-        sys.stdout.write(result.stdout)
+        if not result.sandboxed:
+            from codeloop.sandbox.unsafe import UNSANDBOXED_NOTICE
+
+            typer.echo(f"[sandbox] {UNSANDBOXED_NOTICE}", err=True)
+        # The program's bytes never reach the terminal raw (OSC 52 would write the clipboard).
+        sys.stdout.write(printable(result.stdout))
         sys.stdout.flush()
-        sys.stderr.write(result.stderr)
+        sys.stderr.write(printable(result.stderr))
         typer.echo(f"[sandbox] {result.summary()}", err=True)
         raise typer.Exit(result.exit_code)
+
+    @sandbox_app.command("info")
+    def info() -> None:
+        """Say which isolation, syscall filter and resource limits are in force here."""
+        from codeloop.sandbox import SandboxError
+        from codeloop.sandbox.describe import describe
+
+        try:
+            lines = describe()
+        except SandboxError as exc:
+            fail(str(exc))
+        for key, value in lines:
+            typer.echo(f"{key}: {value}")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import typer
 
-from codeloop.commands.common import fail, settings_from_cli
+from codeloop.commands.common import fail, open_store, settings_from_cli
 
 
 def _load_tasks(task_file: Path | None, task_id: str | None):
@@ -63,12 +63,12 @@ def register(app: typer.Typer) -> None:
         """Write a function from its signature and docstring, test it, and refine it."""
         from rich.console import Console
 
-        from codeloop.events import EventBus
+        from codeloop.events import EventBus, Progress
         from codeloop.llm.base import LLMError
         from codeloop.pipeline.execute import TestFileError, read_test_file
         from codeloop.pipeline.runner import solve_task
         from codeloop.pipeline.view import LiveStages, render_result
-        from codeloop.store import RunStore
+        from codeloop.sandbox.unsafe import UNSANDBOXED_NOTICE
 
         tasks = _load_tasks(task_file, task_id)
         if test_file is not None:
@@ -86,8 +86,10 @@ def register(app: typer.Typer) -> None:
 
         # With --json, stdout holds the JSON alone; the live view goes to stderr.
         console = Console(stderr=as_json)
+        if settings.unsafe_no_sandbox:
+            console.print(f"[bold red]{UNSANDBOXED_NOTICE}[/]", highlight=False)
         results = []
-        with RunStore(settings.store_path()) as run_store:
+        with open_store(settings.store_path()) as run_store:
             for _path, task in tasks:
                 run_id = run_store.start_run("solve", {
                     "task": task.model_dump(), "model": llm.name,
@@ -95,12 +97,15 @@ def register(app: typer.Typer) -> None:
                 bus = EventBus(run_id)
                 bus.subscribe(run_store)
                 bus.subscribe(LiveStages(console, show_node_info))
+                if settings.unsafe_no_sandbox:
+                    bus.emit(Progress(done=0, total=0, message=UNSANDBOXED_NOTICE))
                 try:
                     result = solve_task(
                         task, llm, bus=bus, test_file=test_file,
                         max_refinements=max_refinements, show_node_info=show_node_info,
                         stream=show_node_info and not as_json,
                         sandbox_timeout=settings.sandbox_timeout,
+                        unsafe_no_sandbox=settings.unsafe_no_sandbox,
                         checkpointer=run_store.checkpointer(), thread_id=run_id,
                         draft_first=not plan_first)
                 except (LLMError, TestFileError) as exc:
@@ -113,7 +118,8 @@ def register(app: typer.Typer) -> None:
                     render_result(console, result)
                     console.print(f"[dim]run {run_id} saved in {settings.store_path()}[/]")
         if as_json:
-            payload = [{"run_id": rid, **r.model_dump()} for rid, r in results]
+            payload = [{"run_id": rid, "sandboxed": not settings.unsafe_no_sandbox,
+                        **r.model_dump()} for rid, r in results]
             typer.echo(json.dumps(payload[0] if len(payload) == 1 else payload, indent=2))
         if not all(r.passed for _, r in results):
             raise typer.Exit(1)

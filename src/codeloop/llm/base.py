@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
 Role = Literal["system", "user", "assistant", "tool"]
@@ -162,16 +162,3 @@ class MalformedResponse(LLMError):
 
 TRANSIENT_ERRORS: tuple[type[LLMError], ...] = (BackendUnreachable, BackendTimeout)
 
-
-@dataclass
-class CallLog:
-    """Collects what a job spent on the model; stages read it for their per-stage figures."""
-
-    calls: int = 0
-    usage: Usage = field(default_factory=Usage)
-    seconds: float = 0.0
-
-    def add(self, reply: Reply) -> None:
-        self.calls += 1
-        self.usage = self.usage + reply.usage
-        self.seconds += reply.seconds

@@ -4,15 +4,16 @@ draft, the draft's first failure is in the prompt: it is the pitfall to analyse.
 
 from __future__ import annotations
 
-from codeloop.llm.base import CallLog
-from codeloop.pipeline.prompts_loader import load_prompt
+from codeloop.jobs.prompts import load_prompt
+from codeloop.jobs.stage import StageOutput
+from codeloop.jobs.usage import UsageRecord
 from codeloop.pipeline.review import failure_note
-from codeloop.pipeline.stage import StageContext, StageOutput, ask_prose
+from codeloop.pipeline.stage import PROMPTS, SolveContext, ask_prose
 from codeloop.pipeline.state import SolveState
 
 
-def analyse(state: SolveState, ctx: StageContext, log: CallLog) -> StageOutput:
-    text, retried = ask_prose(ctx, log, "analysis", load_prompt("analysis"),
+def analyse(state: SolveState, ctx: SolveContext, usage: UsageRecord) -> StageOutput:
+    text, retried = ask_prose(ctx, usage, "analysis", load_prompt(PROMPTS, "analysis"),
                               source=ctx.task.prompt_source(),
                               failures=failure_note(state) if state["attempts"] else "")
     shown = text + ("\n(asked again: the first answer contained code)" if retried else "")

@@ -17,6 +17,24 @@ class TestFileError(ValueError):
     __test__ = False  # not a pytest test class, despite the name
 
 
+class TestHarnessError(TestFileError):
+    """codeloop could not test the code at all (pytest missing, the sandbox or the test
+    harness failed). Not the candidate's fault: the run ends with it, no refinement round is
+    spent on correct code. A TestFileError so every caller that reports a bad test setup
+    reports this one too."""
+
+
+def _no_sandbox_error(exc: Exception) -> Exception:
+    """No sandbox at all: a TestHarnessError for solve, still a SandboxUnavailable for the
+    benchmark runner (which stops the whole run on it rather than score an outage)."""
+    from codeloop.sandbox.types import SandboxUnavailable
+
+    class NoSandbox(TestHarnessError, SandboxUnavailable):
+        pass
+
+    return NoSandbox(f"no sandbox to run the tests in: {exc}")
+
+
 def read_test_file(path: Path) -> str:
     try:
         source = path.read_text(encoding="utf-8")
@@ -74,24 +92,35 @@ def _failure_lines(report) -> list[str]:
     return lines
 
 
+def raise_harness_error(report) -> None:
+    """A report that says codeloop could not test the code ends the run (TestHarnessError)."""
+    if report.harness_error:
+        raise TestHarnessError(f"the tests could not be run: {report.harness_error}")
+
+
 def run_tests(program: str, assertions: list[str], test_source: str | None, *,
-              timeout: float = 10.0) -> ExecSummary:
-    """Execute in the sandbox; sandbox problems become the summary's `error`, never raise."""
+              timeout: float = 10.0, unsafe_no_sandbox: bool = False) -> ExecSummary:
+    """Execute in the sandbox. A failure of the code becomes the summary's `error`; a
+    failure of codeloop's own testing (see TestHarnessError) raises."""
     from codeloop.sandbox.testrun import run_asserts, run_pytest
-    from codeloop.sandbox.types import SandboxError
+    from codeloop.sandbox.types import SandboxError, SandboxUnavailable
 
     summary = empty_exec()
     summary["ran"] = True
     reports = []
     try:
         reports.append(run_asserts(program, [f"assert {a}" for a in assertions],
-                                   timeout=timeout))
+                                   timeout=timeout, unsafe_no_sandbox=unsafe_no_sandbox))
         if test_source is not None:
             reports.append(run_pytest(program, test_source, module_name="solution",
-                                      timeout=max(timeout, 30)))
+                                      timeout=max(timeout, 30),
+                                      unsafe_no_sandbox=unsafe_no_sandbox))
+    except SandboxUnavailable as exc:
+        raise _no_sandbox_error(exc) from None
     except SandboxError as exc:
-        summary["error"] = f"sandbox: {exc}"
-        return summary
+        raise TestHarnessError(f"the sandbox could not run the tests: {exc}") from None
+    for report in reports:
+        raise_harness_error(report)
     failures: list[str] = []
     errors: list[str] = []
     for report in reports:

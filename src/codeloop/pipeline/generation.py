@@ -7,26 +7,27 @@ leaves `candidate` as None: review counts it as a failed generation."""
 
 from __future__ import annotations
 
-from codeloop.llm.base import CallLog
-from codeloop.pipeline.extract import extract_code
-from codeloop.pipeline.prompts_loader import load_prompt
-from codeloop.pipeline.stage import StageContext, StageOutput, ask_model, clip
+from codeloop.jobs.extract import extract_code
+from codeloop.jobs.prompts import load_prompt
+from codeloop.jobs.stage import StageOutput
+from codeloop.jobs.usage import UsageRecord
+from codeloop.pipeline.stage import PROMPTS, SolveContext, clip
 from codeloop.pipeline.state import SolveState, Strategy
 
 PLAN_CHARS = 900
 
 
-def is_draft(state: SolveState, ctx: StageContext) -> bool:
+def is_draft(state: SolveState, ctx: SolveContext) -> bool:
     return ctx.draft_first and not state["attempts"]
 
 
-def generate(state: SolveState, ctx: StageContext, log: CallLog) -> StageOutput:
-    spec = load_prompt("generation")
+def generate(state: SolveState, ctx: SolveContext, usage: UsageRecord) -> StageOutput:
+    spec = load_prompt(PROMPTS, "generation")
     shown_plan = clip(state["plan"], PLAN_CHARS) if ctx.plan_in_generation else ""
     strategy: Strategy = "draft" if is_draft(state, ctx) else "generation"
     messages = spec.messages(source=ctx.task.prompt_source(),
                              plan="" if strategy == "draft" else shown_plan)
-    reply = ask_model(ctx, log, "generation", messages, spec)
+    reply = ctx.ask(usage, "generation", messages, spec)
     code = extract_code(reply.text, ctx.task.entry_point)
     shown = code if code is not None else f"(no usable code in the reply)\n{reply.text[:400]}"
     if strategy == "draft":

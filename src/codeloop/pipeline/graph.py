@@ -24,7 +24,7 @@ from codeloop.pipeline.generation import generate
 from codeloop.pipeline.planning import plan
 from codeloop.pipeline.refinement import refine
 from codeloop.pipeline.review import review
-from codeloop.pipeline.stage import StageContext, as_node
+from codeloop.pipeline.stage import SolveContext, solve_node
 from codeloop.pipeline.state import CORRECT, SolveState
 
 STAGE_ORDER = ("analysis", "planning", "generation", "review", "refinement")
@@ -42,15 +42,15 @@ def after_review(state: SolveState) -> Literal["analysis", "refinement", "__end_
     return "refinement"
 
 
-def build_graph(ctx: StageContext, checkpointer: Any = None):
+def build_graph(ctx: SolveContext, checkpointer: Any = None):
     from langgraph.graph import END, START, StateGraph
 
     graph = StateGraph(SolveState)
-    graph.add_node("analysis", as_node("analysis", analyse, ctx))
-    graph.add_node("planning", as_node("planning", plan, ctx))
-    graph.add_node("generation", as_node("generation", generate, ctx))
-    graph.add_node("review", as_node("review", review, ctx))
-    graph.add_node("refinement", as_node("refinement", refine, ctx))
+    graph.add_node("analysis", solve_node("analysis", analyse, ctx))
+    graph.add_node("planning", solve_node("planning", plan, ctx))
+    graph.add_node("generation", solve_node("generation", generate, ctx))
+    graph.add_node("review", solve_node("review", review, ctx))
+    graph.add_node("refinement", solve_node("refinement", refine, ctx))
     graph.add_edge(START, "generation" if ctx.draft_first else "analysis")
     graph.add_edge("analysis", "planning")
     graph.add_edge("planning", "generation")

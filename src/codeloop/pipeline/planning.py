@@ -3,16 +3,17 @@ Prose only, enforced like the analysis."""
 
 from __future__ import annotations
 
-from codeloop.llm.base import CallLog
-from codeloop.pipeline.prompts_loader import load_prompt
-from codeloop.pipeline.stage import StageContext, StageOutput, ask_prose, clip
+from codeloop.jobs.prompts import load_prompt
+from codeloop.jobs.stage import StageOutput
+from codeloop.jobs.usage import UsageRecord
+from codeloop.pipeline.stage import PROMPTS, SolveContext, ask_prose, clip
 from codeloop.pipeline.state import SolveState
 
 ANALYSIS_CHARS = 900  # what of the analysis goes into the planning prompt
 
 
-def plan(state: SolveState, ctx: StageContext, log: CallLog) -> StageOutput:
-    text, retried = ask_prose(ctx, log, "planning", load_prompt("planning"),
+def plan(state: SolveState, ctx: SolveContext, usage: UsageRecord) -> StageOutput:
+    text, retried = ask_prose(ctx, usage, "planning", load_prompt(PROMPTS, "planning"),
                               source=ctx.task.prompt_source(),
                               analysis=clip(state["analysis"], ANALYSIS_CHARS))
     shown = text + ("\n(asked again: the first answer contained code)" if retried else "")

@@ -15,15 +15,16 @@ prompts/refinement.yaml (it fixed 2 of 37 failures where fresh samples fixed abo
 
 from __future__ import annotations
 
-from codeloop.llm.base import CallLog
-from codeloop.pipeline.extract import extract_code
-from codeloop.pipeline.prompts_loader import load_prompt
+from codeloop.jobs.extract import extract_code
+from codeloop.jobs.prompts import load_prompt
+from codeloop.jobs.stage import StageOutput
+from codeloop.jobs.usage import UsageRecord
 from codeloop.pipeline.review import failure_note
-from codeloop.pipeline.stage import StageContext, StageOutput, ask_model
+from codeloop.pipeline.stage import PROMPTS, SolveContext
 from codeloop.pipeline.state import SolveState, Strategy
 
 
-def choose_tactic(state: SolveState, ctx: StageContext) -> Strategy:
+def choose_tactic(state: SolveState, ctx: SolveContext) -> Strategy:
     # The plain prompt differs from the planned one, so its greedy answer is a new sample;
     # after that (or with no plan to differ from), sampling is what gives a new answer.
     resampled = any(a["strategy"] in ("resample", "draft") for a in state["attempts"])
@@ -32,16 +33,16 @@ def choose_tactic(state: SolveState, ctx: StageContext) -> Strategy:
     return "sample"
 
 
-def refine(state: SolveState, ctx: StageContext, log: CallLog) -> StageOutput:
+def refine(state: SolveState, ctx: SolveContext, usage: UsageRecord) -> StageOutput:
     tactic = choose_tactic(state, ctx)
     source = ctx.task.prompt_source()
     if tactic == "resample":
-        spec = load_prompt("generation")
+        spec = load_prompt(PROMPTS, "generation")
         messages = spec.messages(source=source, plan="")
     else:
-        spec = load_prompt("refinement")
+        spec = load_prompt(PROMPTS, "refinement")
         messages = spec.messages(source=source, failures=failure_note(state))
-    reply = ask_model(ctx, log, "refinement", messages, spec)
+    reply = ctx.ask(usage, "refinement", messages, spec)
     code = extract_code(reply.text, ctx.task.entry_point)
     label = tactic if spec.temperature == 0.0 else f"{tactic} at temperature {spec.temperature}"
     shown = f"[{label}]\n" + (code if code is not None

@@ -12,15 +12,16 @@ strictly better on the tests, so a refinement can never make the result worse.
 from __future__ import annotations
 
 from codeloop.events import TestResult
-from codeloop.llm.base import CallLog
+from codeloop.jobs.stage import StageOutput
+from codeloop.jobs.usage import UsageRecord
 from codeloop.pipeline.checks import static_findings
 from codeloop.pipeline.execute import run_tests
 from codeloop.pipeline.extract import check_signature, join_program
-from codeloop.pipeline.stage import StageContext, StageOutput
+from codeloop.pipeline.stage import SolveContext
 from codeloop.pipeline.state import (
     CORRECT,
     HAS_ISSUES,
-    Attempt,
+    Candidate,
     ExecSummary,
     Review,
     SolveState,
@@ -31,14 +32,14 @@ NO_CODE = "the reply held no usable Python code defining the function"
 MAX_FAILURE_LINES = 1  # what was measured; more lines cost prefill and distract a small model
 
 
-def execute_candidate(code: str | None, ctx: StageContext) -> ExecSummary:
+def execute_candidate(code: str | None, ctx: SolveContext) -> ExecSummary:
     if code is None:
         summary = empty_exec()
         summary["error"] = NO_CODE
         return summary
     check = check_signature(code, ctx.task.signature_node(), names=ctx.task.parameter_names)
     summary = run_tests(join_program(ctx.task.context, code), ctx.assertions, ctx.test_source,
-                        timeout=ctx.sandbox_timeout)
+                        timeout=ctx.sandbox_timeout, unsafe_no_sandbox=ctx.unsafe_no_sandbox)
     summary["signature_ok"] = check.ok
     summary["signature_problem"] = check.problem
     if not check.ok:
@@ -78,7 +79,7 @@ def failure_note(state: SolveState) -> str:
     return "; ".join(lines[:MAX_FAILURE_LINES])
 
 
-def review(state: SolveState, ctx: StageContext, log: CallLog) -> StageOutput:
+def review(state: SolveState, ctx: SolveContext, usage: UsageRecord) -> StageOutput:
     from codeloop.quality.metrics import compute_metrics
 
     candidate = state["candidate"]
@@ -87,9 +88,9 @@ def review(state: SolveState, ctx: StageContext, log: CallLog) -> StageOutput:
                             errors=int(bool(summary["error"])), details=summary["failures"]))
     first = not state["attempts"]
     accepted = first or score(summary) > score(state["exec_result"])
-    attempt = Attempt(round=state["refinement_count"], strategy=state["candidate_strategy"],
-                      code=candidate, passed=summary["passed"], total=summary["total"],
-                      accepted=accepted, feedback=feedback_text(summary))
+    attempt = Candidate(round=state["refinement_count"], strategy=state["candidate_strategy"],
+                        code=candidate, passed=summary["passed"], total=summary["total"],
+                        accepted=accepted, feedback=feedback_text(summary))
     if not accepted:
         kept = state["review"]
         note = (f"round {state['refinement_count']}: the new candidate passed "

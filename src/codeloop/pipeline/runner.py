@@ -13,24 +13,14 @@ from typing import Any
 from pydantic import BaseModel
 
 from codeloop.events import Error, EventBus
+from codeloop.jobs.usage import UsageRecord, per_stage
 from codeloop.llm.base import LLM, LLMError
 from codeloop.pipeline.examples import task_assertions
 from codeloop.pipeline.execute import narrow_test_source, read_test_file
 from codeloop.pipeline.extract import join_program
-from codeloop.pipeline.stage import StageContext
+from codeloop.pipeline.stage import SolveContext
 from codeloop.pipeline.state import CORRECT, SolveState, initial_state
 from codeloop.pipeline.tasks import Task
-
-
-class StageFigures(BaseModel):
-    calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    seconds: float = 0.0
-
-    @property
-    def total_tokens(self) -> int:
-        return self.prompt_tokens + self.completion_tokens
 
 
 class SolveResult(BaseModel):
@@ -47,29 +37,12 @@ class SolveResult(BaseModel):
     analysis: str
     plan: str
     attempts: list[dict[str, Any]]
-    stages: dict[str, StageFigures]
-    totals: StageFigures
-
-
-def summarise_usage(usage: list[dict[str, Any]]) -> tuple[dict[str, StageFigures], StageFigures]:
-    stages: dict[str, StageFigures] = {}
-    for entry in usage:
-        figures = stages.setdefault(entry["stage"], StageFigures())
-        figures.calls += entry["calls"]
-        figures.prompt_tokens += entry["prompt_tokens"]
-        figures.completion_tokens += entry["completion_tokens"]
-        figures.seconds = round(figures.seconds + entry["seconds"], 3)
-    totals = StageFigures(
-        calls=sum(s.calls for s in stages.values()),
-        prompt_tokens=sum(s.prompt_tokens for s in stages.values()),
-        completion_tokens=sum(s.completion_tokens for s in stages.values()),
-        seconds=round(sum(s.seconds for s in stages.values()), 3),
-    )
-    return stages, totals
+    stages: dict[str, UsageRecord]  # seconds: each stage's wall clock, not only the model's
+    totals: UsageRecord
 
 
 def result_from_state(state: SolveState, task: Task) -> SolveResult:
-    stages, totals = summarise_usage(state["usage"])
+    stages, totals = per_stage(state["usage"])
     code = state["code"]
     return SolveResult(
         task_id=state["task_id"],
@@ -100,6 +73,7 @@ def solve_task(
     show_node_info: bool = False,
     stream: bool = False,
     sandbox_timeout: float = 10.0,
+    unsafe_no_sandbox: bool = False,
     checkpointer: Any = None,
     thread_id: str | None = None,
     plan_in_generation: bool = True,
@@ -119,11 +93,12 @@ def solve_task(
     if test_file is not None:
         test_source, _count = narrow_test_source(read_test_file(Path(test_file)), task.task_id)
     bus = bus or EventBus()
-    ctx = StageContext(
+    ctx = SolveContext(
         llm=llm, task=task, bus=bus, test_source=test_source, stream=stream,
         assertions=task_assertions(task.examples, task.docstring, task.entry_point, task.context,
                                    params=[a.arg for a in task.signature_node().args.args]),
-        sandbox_timeout=sandbox_timeout, plan_in_generation=plan_in_generation,
+        sandbox_timeout=sandbox_timeout, unsafe_no_sandbox=unsafe_no_sandbox,
+        plan_in_generation=plan_in_generation,
         draft_first=draft_first,
     )
     graph = build_graph(ctx, checkpointer=checkpointer)

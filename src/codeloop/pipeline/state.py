@@ -8,7 +8,7 @@ keep it as is.
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Literal, TypedDict
+from typing import Annotated, Any, Literal, TypedDict
 
 from codeloop.pipeline.tasks import Task
 
@@ -18,16 +18,6 @@ HAS_ISSUES: Verdict = "Code has issues"
 
 StageName = Literal["analysis", "planning", "generation", "review", "refinement"]
 Strategy = Literal["draft", "generation", "resample", "sample"]
-
-
-class StageUsage(TypedDict):
-    """One run of one stage: its model calls, their tokens, and its wall-clock seconds."""
-
-    stage: str
-    calls: int
-    prompt_tokens: int
-    completion_tokens: int
-    seconds: float
 
 
 class ExecSummary(TypedDict):
@@ -51,8 +41,8 @@ class Review(TypedDict):
     notes: list[str]
 
 
-class Attempt(TypedDict):
-    """One candidate program and what review made of it."""
+class Candidate(TypedDict):
+    """One candidate program and what review made of it (kept in the state's `attempts`)."""
 
     round: int  # 0 = the first generation
     strategy: Strategy
@@ -83,8 +73,9 @@ class SolveState(TypedDict):
     quality_metrics: dict
     review: Review
     refinement_count: int
-    attempts: Annotated[list[Attempt], operator.add]
-    usage: Annotated[list[StageUsage], operator.add]
+    attempts: Annotated[list[Candidate], operator.add]
+    # One entry per stage run: jobs.usage.stage_entry (a UsageRecord as plain data).
+    usage: Annotated[list[dict[str, Any]], operator.add]
 
 
 def empty_exec() -> ExecSummary:

@@ -12,6 +12,7 @@ from rich.table import Table
 from codeloop.events import Event
 from codeloop.pipeline.runner import SolveResult
 from codeloop.pipeline.state import CORRECT
+from codeloop.textsafe import printable
 
 
 class LiveStages:
@@ -25,7 +26,7 @@ class LiveStages:
 
     def __call__(self, event: Event) -> None:
         if event.type == "token" and self.show_node_info:
-            self.console.out(event.text, end="", highlight=False, style="dim")
+            self.console.out(printable(event.text), end="", highlight=False, style="dim")
             self._streaming = True
             return
         if self._streaming and event.type != "token":
@@ -37,7 +38,8 @@ class LiveStages:
             mark = "[green]✓[/]" if event.ok else "[yellow]✗[/]"
             self.console.print(f"{mark} {event.stage} [dim]{event.seconds:.1f}s[/]")
             if self.show_node_info and event.output:
-                self.console.print(Panel(event.output, title=event.stage, expand=False),
+                self.console.print(Panel(printable(event.output), title=event.stage,
+                                         expand=False),
                                    markup=False, highlight=False)
         elif event.type == "llm_call":
             self.console.print(f"  [dim]model {event.model}: {event.prompt_tokens} prompt + "
@@ -50,7 +52,7 @@ class LiveStages:
 def render_result(console: Console, result: SolveResult) -> None:
     console.rule(f"[bold]{result.task_id}")
     if result.code:
-        console.print(Syntax(result.code, "python", line_numbers=False))
+        console.print(Syntax(printable(result.code), "python", line_numbers=False))
     else:
         console.print("[red](no code was produced)[/]")
     style = "bold green" if result.verdict == CORRECT else "bold red"
@@ -58,9 +60,9 @@ def render_result(console: Console, result: SolveResult) -> None:
     console.print(f"[{style}]{result.verdict}[/]  ({ex['passed']}/{ex['total']} tests passed, "
                   f"{result.refinement_count} refinement round(s))")
     for issue in result.review.get("issues", []):
-        console.print(f"  - {issue}", markup=False, highlight=False)
+        console.print(f"  - {printable(issue)}", markup=False, highlight=False)
     for warning in result.review.get("warnings", []):
-        console.print(f"  - warning: {warning}", markup=False, highlight=False)
+        console.print(f"  - warning: {printable(warning)}", markup=False, highlight=False)
     console.print(metrics_table(result))
     console.print(usage_table(result))
 

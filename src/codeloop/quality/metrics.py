@@ -1,5 +1,9 @@
 """Static metrics with radon, in process: maintainability index, cyclomatic complexity per
-function, Halstead measures and line counts. Code is parsed, never run."""
+function, Halstead measures and line counts. Code is parsed, never run.
+
+The code is model-written: radon's visitors recurse, so a 1,500-term expression raised
+RecursionError and killed `codeloop solve`. Every computation here degrades to a result
+saying why metrics are unavailable; none raises, and the input size is capped."""
 
 from __future__ import annotations
 
@@ -13,6 +17,8 @@ from radon.visitors import Class, Function
 
 from codeloop.quality.grades import ComplexityGrade, MiGrade, complexity_grade, mi_grade
 from codeloop.quality.syntax import find_syntax_error
+
+MAX_METRICS_CHARS = 100_000  # radon parses the code several times; beyond this it is slow
 
 
 class FunctionComplexity(BaseModel):
@@ -40,11 +46,15 @@ class QualityMetrics(BaseModel):
     sloc: int = 0
     comments: int = 0
     syntax_error: str | None = None  # "line 3: invalid syntax" when the code does not compile
+    # "metrics unavailable: expression too deeply nested" when radon could not measure it
+    unavailable: str | None = None
 
     def table_rows(self) -> list[tuple[str, str]]:
         """(label, value) pairs for a two-column display."""
         if self.syntax_error:
             return [("Syntax error", self.syntax_error)]
+        if self.unavailable:
+            return [("Metrics", self.unavailable)]
         rows = [
             ("Maintainability index", f"{self.maintainability_index:.1f} ({self.mi_grade})"),
             ("Max complexity", f"{self.max_complexity} ({complexity_grade(self.max_complexity)})"),
@@ -66,6 +76,8 @@ class QualityMetrics(BaseModel):
         """One line, for prompts and logs."""
         if self.syntax_error:
             return f"syntax error: {self.syntax_error}"
+        if self.unavailable:
+            return self.unavailable
         return (
             f"MI {self.maintainability_index:.1f} ({self.mi_grade}), "
             f"max complexity {self.max_complexity} ({complexity_grade(self.max_complexity)}), "
@@ -75,10 +87,25 @@ class QualityMetrics(BaseModel):
 
 def compute_metrics(code: str) -> QualityMetrics:
     """Measure `code`. Code that does not compile yields a result with `syntax_error` set and
-    the line counts radon can still give; it never raises."""
+    the line counts radon can still give; code radon cannot measure (too large, too deeply
+    nested) yields `unavailable` saying why. It never raises."""
+    if len(code) > MAX_METRICS_CHARS:
+        return QualityMetrics(unavailable=f"metrics unavailable: the code is {len(code):,} "
+                                          f"characters (the limit is {MAX_METRICS_CHARS:,})",
+                              loc=len(code.splitlines()))
     problem = find_syntax_error(code)
     if problem is not None:
         return QualityMetrics(syntax_error=problem.describe(), **_line_counts(code))
+    try:
+        return _measure(code)
+    except (RecursionError, MemoryError):
+        why = "expression too deeply nested"
+    except Exception as exc:  # noqa: BLE001 - a radon bug on odd code must not stop a run
+        why = f"radon failed ({type(exc).__name__})"
+    return QualityMetrics(unavailable=f"metrics unavailable: {why}", **_line_counts(code))
+
+
+def _measure(code: str) -> QualityMetrics:
     functions = sorted(_function_complexities(cc_visit(code)), key=lambda fn: fn.lineno)
     halstead = h_visit(code).total
     mi = float(mi_visit(code, multi=True))
@@ -118,6 +145,9 @@ def _function_complexities(blocks: list, prefix: str = "") -> list[FunctionCompl
 def _line_counts(code: str) -> dict[str, int]:
     try:
         raw = analyze(code)
-    except (SyntaxError, ValueError, TokenError):  # radon's tokenizer fails on broken code
+    # radon's tokenizer fails on broken code; deep nesting can exhaust the stack
+    except (SyntaxError, ValueError, TokenError, RecursionError, MemoryError):
+        return {"loc": len(code.splitlines())}
+    except Exception:  # noqa: BLE001 - line counts are a nicety, never a crash
         return {"loc": len(code.splitlines())}
     return {"loc": raw.loc, "lloc": raw.lloc, "sloc": raw.sloc, "comments": raw.comments}

@@ -30,8 +30,9 @@ PREFIXED_RULES: tuple[SecretRule, ...] = (
                re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b"),
                "HIGH", "HIGH"),
     SecretRule("SECRET-OPENAI-KEY", "OpenAI-style API key",
-               re.compile(r"\bsk-(?:proj-|svcacct-|admin-|ant-)?(?=[A-Za-z_-]*\d)"
-                          r"(?=[\d_-]*[A-Za-z])[A-Za-z0-9_-]{20,}"),
+               # letters and digits both required: checked after the match (_is_mixed), since
+               # lookaheads here rescanned the text at every "sk-" (quadratic on model text)
+               re.compile(r"\bsk-(?:proj-|svcacct-|admin-|ant-)?(?P<tail>[A-Za-z0-9_-]{20,})"),
                "HIGH", "HIGH"),
     SecretRule("SECRET-SLACK-TOKEN", "Slack token",
                re.compile(r"\b(?:xox[abposr]-\d{6,}-[A-Za-z0-9-]{10,}"
@@ -46,15 +47,18 @@ PREFIXED_RULES: tuple[SecretRule, ...] = (
 )
 
 # `api_key = "..."`, `"client_secret": "..."`, `password="..."`: judged by the value's look.
+# The name is taken whole (`\w++`, possessive) and checked for a credential word after the
+# match: `\w*(?:token|...)\w*` backtracked quadratically on a long word of model text.
 GENERIC_ASSIGNMENT = SecretRule(
     "SECRET-GENERIC-ASSIGNMENT", "hard-coded credential",
     re.compile(
-        r"(?i)\b(?P<name>\w*(?:api[_-]?key|secret|token|passw(?:or)?d|pwd|access[_-]?key"
-        r"|auth[_-]?key|credential)\w*)[\"']?\s*[:=]\s*[rbu]{0,2}(?P<quote>[\"'])"
-        r"(?P<value>[^\"'\s]{16,})(?P=quote)"
+        r"\b(?P<name>\w++)[\"']?\s*+[:=]\s*+[rbuRBU]{0,2}(?P<quote>[\"'])"
+        r"(?P<value>[^\"'\s]{16,}+)(?P=quote)"
     ),
     "MEDIUM", "MEDIUM",
 )
+_CREDENTIAL_NAME = re.compile(r"(?i)api[_-]?key|secret|token|passw(?:or)?d|pwd"
+                              r"|access[_-]?key|auth[_-]?key|credential")
 
 _PLACEHOLDER_MARKERS = ("example", "xxxx", "your", "changeme", "placeholder", "dummy",
                         "redacted", "<", ">", "${", "{{", "****")
@@ -69,11 +73,16 @@ def find_secrets(text: str) -> list[SecurityFinding]:
         for match in rule.pattern.finditer(text):
             if _is_placeholder(match.group(0)):
                 continue
+            tail = match.groupdict().get("tail")
+            if tail is not None and not _is_mixed(tail):
+                continue
             claimed.append(match.span())
             findings.append(_finding(rule, text, match.start(), match.group(0)))
     for match in GENERIC_ASSIGNMENT.pattern.finditer(text):
         start, end = match.span("value")
         value = match.group("value")
+        if not _CREDENTIAL_NAME.search(match.group("name")):
+            continue
         if any(start < c_end and c_start < end for c_start, c_end in claimed):
             continue
         if _looks_random(value):
@@ -103,6 +112,10 @@ def _redact(secret: str) -> str:
 def _is_placeholder(value: str) -> bool:
     lowered = value.lower()
     return any(marker in lowered for marker in _PLACEHOLDER_MARKERS)
+
+
+def _is_mixed(value: str) -> bool:
+    return any(c.isdigit() for c in value) and any(c.isalpha() and c.isascii() for c in value)
 
 
 def _looks_random(value: str) -> bool:

@@ -1,13 +1,19 @@
 """Run an analysis tool (ruff, pylint, bandit) on a throw-away copy of model-written code.
 
-The code is never imported. The tools run as `python -I -m <tool>` from this interpreter's
-environment: `-I` keeps the temp directory and PYTHONPATH off `sys.path`, so a file named like
-a module the tool imports (`re.py`, `ast.py`) cannot shadow it and run. HOME points into the
-temp directory so no user or planted config (a pylintrc `init-hook` runs code) is picked up.
+The code is never imported, and nothing from the workspace runs: codeloop's own venv may lie
+inside the workspace (a project working on itself), and `python -I` still runs that venv's
+`.pth` files and `sitecustomize`. So ruff runs as its binary (`--isolated`: no config file is
+read), and the Python tools as `python -S -I -B -c <bootstrap>`: no `site` (no .pth, no
+sitecustomize), no PYTHONPATH or user site, no temp directory on `sys.path` (a staged `re.py`
+cannot shadow a module), and only the library directories set explicitly by the bootstrap.
+The working directory is the private temp directory; HOME points into it so no user or planted
+config (a pylintrc `init-hook` runs code) is picked up.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import os
 import re
 import subprocess
@@ -19,6 +25,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DEFAULT_TIMEOUT_S = 60.0
+# Run a module as `python -m` would, with sys.path extended by the JSON list in argv[1]:
+# with -S the library directories are not known, and nothing else should be on the path.
+_BOOTSTRAP = ("import json, runpy, sys; sys.path.extend(json.loads(sys.argv[1])); "
+              "module = sys.argv[2]; sys.argv = [module, *sys.argv[3:]]; "
+              "runpy.run_module(module, run_name='__main__', alter_sys=True)")
 
 
 @dataclass(frozen=True)
@@ -57,11 +68,37 @@ def safe_module_filename(filename: str) -> str:
     return f"{stem}.py"
 
 
+def tool_command(module: str, args: list[str]) -> list[str]:
+    """The command that runs `module` (ruff, pylint, bandit) without running anything from
+    the workspace or the environment's startup hooks."""
+    if module == "ruff":
+        from ruff import find_ruff_bin  # only locates the binary
+
+        try:
+            return [os.fspath(find_ruff_bin()), *args]
+        except FileNotFoundError as exc:
+            raise ToolRunError(f"ruff could not start: {exc}") from exc
+    return [sys.executable, "-S", "-I", "-B", "-c", _BOOTSTRAP,
+            json.dumps(library_paths(module)), module, *args]
+
+
+def library_paths(module: str) -> list[str]:
+    """The directories the tool's imports need: this interpreter's site-packages directories
+    and the one holding `module`; never other entries (.pth files can add a project's own
+    source directory, from which the tool could import model-written code)."""
+    paths = [p for p in sys.path if p and os.path.basename(p) in ("site-packages",
+                                                                  "dist-packages")]
+    spec = importlib.util.find_spec(module)
+    if spec is not None and spec.origin:
+        paths.append(os.path.dirname(os.path.dirname(spec.origin)))
+    return list(dict.fromkeys(paths))
+
+
 def run_tool(module: str, args: list[str], staged: StagedFile,
              timeout_s: float = DEFAULT_TIMEOUT_S) -> ToolRun:
-    """Run `python -I -m <module> <args>` in the staged directory; raise ToolRunError when it
-    cannot start or exceeds `timeout_s`."""
-    command = [sys.executable, "-I", "-m", module, *args]
+    """Run the tool `module` with `args` in the staged directory (see tool_command); raise
+    ToolRunError when it cannot start or exceeds `timeout_s`."""
+    command = tool_command(module, args)
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "HOME": str(staged.directory),

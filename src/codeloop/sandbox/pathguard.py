@@ -4,8 +4,12 @@ Every path is checked as text first (NUL bytes, `~`, `$VAR`, `..` escapes, absol
 outside the root, `/ws` vs `/ws-evil` via is_relative_to, never startswith), then walked one
 component at a time with O_NOFOLLOW directory descriptors, so a symlinked directory, a symlink
 at the target or a hardlinked file is refused even if it appears between the check and the use.
-Writes go to a temp file in the same directory and are renamed over the target; writes and
-deletes under `.git/` are refused.
+The target itself is judged on the descriptor that was opened (fstat: a regular file with one
+link), so a file swapped for a hardlink to an outside file after a check is still refused.
+Writes go to a temp file in the same directory and are renamed over the target. Reads under
+`.git/` (tokens in its config) are refused; writes and deletes of anything the host would run
+or read as settings (host_policy: `.git/`, `.pth`, a venv, `codeloop.toml`...) are refused, and
+paths are capped in depth and length so a tool cannot build a tree nothing else can walk.
 """
 
 from __future__ import annotations
@@ -19,8 +23,18 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 
+from codeloop.sandbox.host_policy import GIT_DIR, refusal
+
 _VAR = re.compile(r"\$(\{|\(|[A-Za-z_])")
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+# O_NONBLOCK: a fifo swapped in after a check must not hang the reader.
+_READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+# O_PATH: look at what is there (fstat) without opening it for reading or writing.
+_LOOK_FLAGS = getattr(os, "O_PATH", os.O_RDONLY | os.O_NONBLOCK) | os.O_NOFOLLOW | os.O_CLOEXEC
+# Deeper or longer paths broke every later sandbox run on the workspace (copying and walking
+# it); no real project comes near these.
+MAX_DEPTH = 32
+MAX_PATH_CHARS = 1024
 
 
 class PathRefused(ValueError):
@@ -30,6 +44,15 @@ class PathRefused(ValueError):
         super().__init__(f"refused {path!r}: {reason}")
         self.path = path
         self.reason = reason
+
+
+class PathTooLong(PathRefused):
+    """A path past the depth or length limit."""
+
+
+class HostFileRefused(PathRefused):
+    """A path inside the workspace that the host would run or read as settings (host_policy),
+    or git metadata: the file tools leave it alone."""
 
 
 class PathGuard:
@@ -63,6 +86,11 @@ class PathGuard:
                 stack.pop()
             elif part not in (".", ""):
                 stack.append(part)
+        if len(stack) > MAX_DEPTH:
+            raise PathTooLong(text, f"it is {len(stack)} directories deep; the limit is "
+                                    f"{MAX_DEPTH}")
+        if len("/".join(stack).encode("utf-8", "surrogateescape")) > MAX_PATH_CHARS:
+            raise PathTooLong(text, f"it is longer than {MAX_PATH_CHARS} bytes")
         return tuple(stack)
 
     def rel(self, path: str | Path) -> str:
@@ -79,9 +107,19 @@ class PathGuard:
             pass  # a missing directory on the way: nothing there to follow
         return self.root.joinpath(*parts)
 
-    def _refuse_git(self, text: str, parts: tuple[str, ...]) -> None:
-        if any(p.lower() == ".git" for p in parts):
-            raise PathRefused(text, "writing inside .git/ is not allowed (use the git tools)")
+    def _refuse_host_files(self, text: str, parts: tuple[str, ...]) -> None:
+        """Refuse writing or deleting what the host would run or read as settings."""
+        why = refusal(self.root, parts)
+        if why is not None:
+            if any(p.lower() == GIT_DIR for p in parts):
+                why += " (use the git tools)"
+            raise HostFileRefused(text, why)
+
+    def _refuse_git_read(self, text: str, parts: tuple[str, ...]) -> None:
+        # .git/config can hold remote URLs with tokens and http.extraheader credentials.
+        if any(p.lower() == GIT_DIR for p in parts):
+            raise HostFileRefused(text, "reading inside .git/ is not allowed (it can hold "
+                                    "credentials); use the git tools")
 
     @contextmanager
     def _parent(self, text: str, parts: tuple[str, ...], *, create: bool
@@ -123,23 +161,52 @@ class PathGuard:
             raise PathRefused(text, "the target is a hardlink (it may be a file outside)")
         return st
 
+    def _check_opened(self, text: str, fd: int) -> os.stat_result:
+        """Judge what was really opened: the name may have been swapped after any check."""
+        st = os.fstat(fd)
+        if stat.S_ISLNK(st.st_mode):  # O_PATH | O_NOFOLLOW opens a symlink itself
+            raise PathRefused(text, "the target is a symlink")
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(f"{self.rel(text)} is not a regular file")
+        if not stat.S_ISREG(st.st_mode):
+            raise PathRefused(text, "the target is not a regular file")
+        if st.st_nlink != 1:
+            raise PathRefused(text, "the target is a hardlink (it may be a file outside)")
+        return st
+
+    def _open_checked(self, text: str, dir_fd: int, name: str, flags: int) -> int:
+        """Open `name` without following a symlink and check the descriptor; the caller
+        closes it."""
+        try:
+            fd = os.open(name, flags, dir_fd=dir_fd)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise PathRefused(text, "the target is a symlink") from None
+            raise
+        try:
+            self._check_opened(text, fd)
+        except BaseException:
+            os.close(fd)
+            raise
+        return fd
+
     # ---- operations ---------------------------------------------------------------------
     def read_bytes(self, path: str | Path) -> bytes:
         text, parts = str(path), self.parts(path)
         if not parts:
             raise IsADirectoryError(f"{text} is the workspace root, not a file")
+        self._refuse_git_read(text, parts)
         with self._parent(text, parts, create=False) as (dir_fd, name):
             st = self._check_target(text, dir_fd, name)
             if st is None:
                 raise FileNotFoundError(errno.ENOENT, "no such file", self.rel(path))
             if not stat.S_ISREG(st.st_mode):
                 raise IsADirectoryError(f"{self.rel(path)} is not a regular file")
-            # O_NONBLOCK: a fifo swapped in after the check must not hang the reader.
-            fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC,
-                         dir_fd=dir_fd)
+            try:
+                fd = self._open_checked(text, dir_fd, name, _READ_FLAGS)
+            except FileNotFoundError:
+                raise FileNotFoundError(errno.ENOENT, "no such file", self.rel(path)) from None
             with os.fdopen(fd, "rb") as fh:
-                if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
-                    raise IsADirectoryError(f"{self.rel(path)} is not a regular file")
                 return fh.read()
 
     def read_text(self, path: str | Path, encoding: str = "utf-8") -> str:
@@ -150,14 +217,14 @@ class PathGuard:
         text, parts = str(path), self.parts(path)
         if not parts:
             raise PathRefused(text, "cannot write to the workspace root itself")
-        self._refuse_git(text, parts)
+        self._refuse_host_files(text, parts)  # before any directory is created for it
         with self._parent(text, parts, create=True) as (dir_fd, name):
-            old = self._check_target(text, dir_fd, name)
-            if old is not None and not stat.S_ISREG(old.st_mode):
-                raise PathRefused(text, "the target exists and is not a regular file")
+            old = self._existing_file(text, dir_fd, name)
+            # Never carry setuid/setgid/sticky over: we may be root, the old file's owner not.
+            mode = stat.S_IMODE(old.st_mode) & 0o777 if old else 0o644
             tmp = f".{name}.{os.getpid()}.codeloop-tmp"
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
-                         stat.S_IMODE(old.st_mode) if old else 0o644, dir_fd=dir_fd)
+                         mode, dir_fd=dir_fd)
             try:
                 with os.fdopen(fd, "wb") as fh:
                     fh.write(data)
@@ -169,6 +236,24 @@ class PathGuard:
                     pass
                 raise
         return self.root.joinpath(*parts)
+
+    def _existing_file(self, text: str, dir_fd: int, name: str) -> os.stat_result | None:
+        """The stat of the file a write replaces, judged on an opened descriptor, or None."""
+        old = self._check_target(text, dir_fd, name)
+        if old is None:
+            return None
+        if not stat.S_ISREG(old.st_mode):
+            raise PathRefused(text, "the target exists and is not a regular file")
+        try:
+            fd = self._open_checked(text, dir_fd, name, _LOOK_FLAGS)
+        except FileNotFoundError:
+            return None  # removed since the check: the write creates it
+        except IsADirectoryError:
+            raise PathRefused(text, "the target exists and is not a regular file") from None
+        try:
+            return os.fstat(fd)
+        finally:
+            os.close(fd)
 
     def write_text(self, path: str | Path, text: str, encoding: str = "utf-8") -> Path:
         return self.write_bytes(path, text.encode(encoding))
@@ -192,7 +277,7 @@ class PathGuard:
         text, parts = str(path), self.parts(path)
         if not parts:
             raise PathRefused(text, "cannot delete the workspace root")
-        self._refuse_git(text, parts)
+        self._refuse_host_files(text, parts)
         with self._parent(text, parts, create=False) as (dir_fd, name):
             st = self._check_target(text, dir_fd, name)
             if st is None:

@@ -9,6 +9,7 @@ with growing sleeps and would add milliseconds to every run).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import random
@@ -16,29 +17,30 @@ import select
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from contextlib import ExitStack
+from dataclasses import replace
 from pathlib import Path
 
-from codeloop.sandbox import bwrap, seccomp
+from codeloop.sandbox import bwrap, cgroup, seccomp, watchdog
 from codeloop.sandbox.classify import classify
 from codeloop.sandbox.types import Limits, Mode, SandboxError, SandboxResult
 from codeloop.sandbox.unsafe import unsafe_argv
-from codeloop.sandbox.workspace import make_throwaway, remove_tree, stage_copy, sync_back
+from codeloop.sandbox.workspace import (
+    make_throwaway,
+    private_run_dir,
+    run_dir_caps,
+    stage_copy,
+    sync_back,
+)
 
 # Per-run uids (as root) keep concurrent sandboxes from sharing one RLIMIT_NPROC budget.
 _UID_BASE, _UID_SPAN = 1_900_000_000, 1_000_000
-_SECCOMP_PROGRAM = seccomp.no_namespaces_filter() if seccomp.supported() else b""
-
-
-def _settings_default(name: str, fallback):
-    try:
-        from codeloop.config import load_config
-
-        return getattr(load_config().settings, name)
-    except Exception:  # noqa: BLE001 - a broken config file must not stop a sandboxed run
-        return fallback
+# Without a cgroup the memory limit holds per process only: allow fewer processes.
+_PROCESSES_WITHOUT_CGROUP = 16
+# run_command(channel=True): argv items equal to this become the channel fd's number.
+CHANNEL_FD_ARG = "{channel_fd}"
+_CHANNEL_CAP = 4_000_000
 
 
 def _base_env(extra: dict | None) -> dict[str, str]:
@@ -84,40 +86,55 @@ def _read_capped(fh, cap: int) -> tuple[str, bool]:
     return data[:cap].decode("utf-8", errors="replace"), len(data) > cap
 
 
-def _wait(proc: subprocess.Popen, timeout: float) -> bool:
-    """Wait for exit; True if the wall-clock limit ran out first."""
+def _wait(proc: subprocess.Popen, timeout: float, over_memory=None) -> str | None:
+    """Wait for exit; "timeout" if the wall-clock limit ran out first, "memory" if
+    over_memory() (the no-cgroup watchdog, asked every WATCH_INTERVAL) said so first."""
     deadline = time.monotonic() + timeout
+    if over_memory is not None:
+        while proc.poll() is None:
+            if over_memory():
+                return "memory"
+            if time.monotonic() >= deadline:
+                return "timeout"
+            try:
+                proc.wait(timeout=min(watchdog.WATCH_INTERVAL, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                continue
+        return None
     try:
         fd = os.pidfd_open(proc.pid)
     except (AttributeError, OSError):
         try:
             proc.wait(timeout=timeout)
-            return False
+            return None
         except subprocess.TimeoutExpired:
-            return True
+            return "timeout"
     try:
         poller = select.poll()
         poller.register(fd, select.POLLIN)
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
-                return proc.poll() is None
+                return "timeout" if proc.poll() is None else None
             if poller.poll(left * 1000):
                 proc.wait()
-                return False
+                return None
     finally:
         os.close(fd)
 
 
-def _kill_tree(proc: subprocess.Popen, uid: int | None, info_file: Path | None) -> None:
-    """SIGKILL bwrap's process group; --die-with-parent then takes the sandbox's pid namespace
-    down, setsid() children included. That teardown is asynchronous, so wait for the
-    namespace's init (its pid comes from bwrap's --info-fd) before returning; as root, also
-    kill anything still running under the run's uid."""
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
+def _kill_tree(proc: subprocess.Popen, uid: int | None, info_file: Path | None, *,
+               signal_group: bool = True) -> None:
+    """SIGKILL bwrap's process group (when it may still be running: after a normal exit its
+    id may already belong to someone else); --die-with-parent then takes the sandbox's pid
+    namespace down, setsid() children included. That teardown is asynchronous, so wait for
+    the namespace's init (its pid comes from bwrap's --info-fd) before returning; as root,
+    also kill anything still running under the run's uid."""
+    if signal_group:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
     proc.wait()
     if info_file is not None:
         _wait_for_pid(_sandbox_init_pid(info_file), 5.0)
@@ -166,20 +183,25 @@ def run_command(
     *,
     workspace: Path | str | None = None,
     mode: Mode = "rw",
-    timeout: float | None = None,
+    timeout: float | None = 10.0,
     limits: Limits | None = None,
     files: dict[str, str] | None = None,
     stdin: str | None = None,
     env: dict | None = None,
-    unsafe_no_sandbox: bool | None = None,
+    unsafe_no_sandbox: bool = False,
     collect: list[str] | None = None,
+    channel: bool = False,
 ) -> SandboxResult:
     """Run argv inside the sandbox with the workspace at /workspace (the working directory).
 
     workspace=None: a throw-away directory. mode: "rw" writes to the given workspace, "ro"
-    mounts it read-only, "cow" runs on a copy that is thrown away. timeout defaults to the
-    sandbox_timeout setting; unsafe_no_sandbox to the setting of that name. collect: workspace
-    files to read back after the run (through the path guard), e.g. a harness's result file.
+    mounts it read-only, "cow" runs on a copy that is thrown away. timeout defaults to 10 s;
+    callers pass their command's settings (the runner reads no configuration). collect:
+    workspace files to read back after the run (through the path guard), e.g. a harness's
+    result file.
+    channel: hand the program one extra fd, a file the host opened outside the workspace
+    (argv items equal to CHANNEL_FD_ARG name its number); what it wrote comes back as
+    SandboxResult.channel. Nothing in the sandbox can reach that file but through the fd.
     """
     if not argv:
         raise ValueError("argv is empty: nothing to run")
@@ -188,11 +210,10 @@ def run_command(
     if files and mode == "ro" and workspace is not None:
         raise ValueError("files cannot be added to a read-only workspace; use mode='cow'")
     limits = limits or Limits()
-    timeout = float(_settings_default("sandbox_timeout", 10.0) if timeout is None else timeout)
+    # The runner never reads configuration: the command did, once, and passed it down.
+    timeout = float(10.0 if timeout is None else timeout)
     if timeout <= 0:
         raise ValueError(f"timeout must be positive (got {timeout})")
-    if unsafe_no_sandbox is None:
-        unsafe_no_sandbox = bool(_settings_default("unsafe_no_sandbox", False))
     given = Path(workspace).resolve() if workspace is not None else None
     if given is not None and not given.is_dir():
         raise SandboxError(f"workspace {given} is not a directory")
@@ -203,14 +224,16 @@ def run_command(
     uid = _UID_BASE + random.randrange(_UID_SPAN) if as_root and not unsafe_no_sandbox else None
 
     with ExitStack() as stack:
-        # One private temp dir per run: output files, and the workspace copy when there is one.
-        run_dir = Path(tempfile.mkdtemp(prefix="codeloop-sbx-"))
-        stack.callback(remove_tree, run_dir)
-        # What the program sees as /workspace, and whether its changes are written back.
+        # What the program sees as /workspace: a copy of a given workspace unless the program
+        # may only read it, so every write comes home through sync_back's one gate.
+        copy_needed = given is not None and (uid is not None or mode != "ro" or unsafe_no_sandbox)
+        # One private temp dir per run (swept if we crash): output files, and the workspace
+        # copy in a size-capped tmpfs where we may mount one.
+        run_dir = stack.enter_context(private_run_dir())
         staging, snapshot = None, None
-        copy_needed = uid is not None or mode == "cow" or (unsafe_no_sandbox and mode == "ro")
         if given is None or copy_needed:
-            mounted = make_throwaway(uid, run_dir)
+            caps = run_dir_caps(given if copy_needed else None, limits)
+            mounted = make_throwaway(uid, run_dir, caps)
             if given is not None:
                 snapshot = stage_copy(given, mounted, uid)
                 staging = mounted if mode == "rw" else None
@@ -231,27 +254,36 @@ def run_command(
                 os.fchown(fh.fileno(), uid, uid)
 
         pass_fds: tuple[int, ...] = ()
+        channel_f = None
+        if channel:
+            channel_f = stack.enter_context(open(out_dir / "channel", "w+b"))
+            pass_fds = (channel_f.fileno(),)
+            argv = [str(channel_f.fileno()) if a == CHANNEL_FD_ARG else a for a in argv]
+        group = None  # the run's cgroup, where the machine allows one
         if unsafe_no_sandbox:
             full = unsafe_argv(argv, limits)
             cwd, run_env = str(mounted), {**_base_env(env), "HOME": str(mounted)}
         else:
-            seccomp_fd = None
-            if as_root and seccomp.supported():
-                seccomp_fd = stack.enter_context(_seccomp_file(out_dir)).fileno()
-                pass_fds = (seccomp_fd,)
+            seccomp_fd = stack.enter_context(_seccomp_file(out_dir)).fileno()
+            pass_fds += (seccomp_fd,)
+            group = _run_cgroup(limits)
+            if group is not None:
+                stack.callback(group.remove)
+            else:
+                limits = replace(limits, processes=min(limits.processes,
+                                                       _PROCESSES_WITHOUT_CGROUP))
             info_fh = stack.enter_context(open(out_dir / "info.json", "w+b"))
             pass_fds += (info_fh.fileno(),)
             full = bwrap.base_args(tools, as_root=as_root, seccomp_fd=seccomp_fd)
             full += ["--info-fd", str(info_fh.fileno())]
             bind = "--bind" if writable else "--ro-bind"
             full += [bind, str(mounted), bwrap.INSIDE_WORKSPACE]
-            if mode == "rw" and given is not None and not as_root and (given / ".git").exists():
-                # Sandboxed code must not plant hooks or config in the user's repository.
-                full += ["--ro-bind", str(given / ".git"), f"{bwrap.INSIDE_WORKSPACE}/.git"]
             for key, value in _base_env(env).items():
                 full += ["--setenv", key, value]
             full += ["--chdir", bwrap.INSIDE_WORKSPACE]
             full += bwrap.limit_args(tools, limits, uid=uid) + list(argv)
+            if group is not None:
+                full = group.join_argv(full)  # in the cgroup before bwrap even starts
             cwd, run_env = "/", {}
 
         started = time.perf_counter()
@@ -261,27 +293,61 @@ def run_command(
                                     start_new_session=True, close_fds=True)
         except OSError as exc:
             raise SandboxError(f"could not start {argv[0]!r}: {exc}") from exc
-        timed_out = _wait(proc, timeout)
-        if timed_out:
-            _kill_tree(proc, uid, None if unsafe_no_sandbox else out_dir / "info.json")
-        elif unsafe_no_sandbox:
-            _kill_tree(proc, None, None)  # its process group (no pid namespace to end the rest)
+        watch = None if group is not None or unsafe_no_sandbox else _memory_watch(proc, limits)
+        ended = _wait(proc, timeout, watch)
+        timed_out = ended == "timeout"
+        # Also after a normal exit: a grandchild may still be alive while the pid namespace is
+        # torn down, and nothing of the run may race the copy-back below.
+        _kill_tree(proc, uid, None if unsafe_no_sandbox else out_dir / "info.json",
+                   signal_group=bool(ended) or unsafe_no_sandbox)
+        memory_killed, processes_capped = ended == "memory", False
+        if group is not None:
+            group.kill_all()  # anything the run left behind, before its files are read
+            memory_killed, processes_capped = group.oom_killed(), group.hit_process_limit()
         seconds = time.perf_counter() - started
 
         stdout, cut_out = _read_capped(stdout_f, limits.output_bytes)
         stderr, cut_err = _read_capped(stderr_f, limits.output_bytes)
         out_size = max(os.fstat(stdout_f.fileno()).st_size, os.fstat(stderr_f.fileno()).st_size)
         collected = _collect(mounted, collect or [])
+        channel_text = _read_capped(channel_f, _CHANNEL_CAP)[0] if channel_f else ""
+        refused: list[str] = []
         if staging is not None and given is not None and snapshot is not None:
-            sync_back(staging, given, snapshot)  # the program is gone: nothing races this
+            # The program is gone: nothing races this. CopyBackError leaves `given` unchanged.
+            refused = sync_back(staging, given, snapshot, limits).refused
         code = proc.returncode if proc.returncode >= 0 else 128 - proc.returncode
         return SandboxResult(
             exit_code=code, stdout=stdout, stderr=stderr, truncated=cut_out or cut_err,
             seconds=seconds,
             limit_hit=classify(code, stderr, timed_out=timed_out, limits=limits,
-                               output_size=out_size),
+                               output_size=out_size,
+                               memory_killed=memory_killed, processes_capped=processes_capped),
             sandboxed=not unsafe_no_sandbox, workspace=str(given) if given else None,
-            collected=collected)
+            collected=collected, channel=channel_text, refused=refused)
+
+
+def _run_cgroup(limits: Limits) -> cgroup.RunCgroup | None:
+    """A fresh cgroup holding the run's memory and process limits, or None (no cgroup here)."""
+    where = cgroup.hierarchy()
+    if where is None:
+        return None
+    _sweep_once(where)
+    try:
+        return cgroup.RunCgroup.create(where, memory_bytes=limits.memory_mb * 1024 * 1024,
+                                       processes=limits.processes)
+    except OSError as exc:
+        raise SandboxError(f"could not create the run's cgroup: {exc}") from exc
+
+
+@functools.lru_cache(maxsize=1)
+def _sweep_once(where: cgroup.Hierarchy) -> None:
+    cgroup.sweep_stale(where)
+
+
+def _memory_watch(proc: subprocess.Popen, limits: Limits):
+    """over_memory() for _wait: the whole tree's resident memory against the limit."""
+    cap = limits.memory_mb * 1024 * 1024
+    return lambda: watchdog.tree_rss(proc.pid) > cap
 
 
 class _seccomp_file:
@@ -291,7 +357,7 @@ class _seccomp_file:
         self.path = directory / "seccomp.bpf"
 
     def __enter__(self):
-        self.path.write_bytes(_SECCOMP_PROGRAM)
+        self.path.write_bytes(seccomp.program())
         self.fh = open(self.path, "rb")
         return self.fh
 

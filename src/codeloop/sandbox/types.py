@@ -19,10 +19,17 @@ class Limits:
     open_files: int = 256
     processes: int = 64  # processes + threads of the sandbox's uid
     output_bytes: int = 1_000_000  # stdout/stderr kept per stream; the rest is cut
+    # What a run may leave for the copy-back (new/changed entries); over any: nothing copied.
+    copyback_mb: int = 256  # bytes of new or changed files
+    copyback_files: int = 20_000  # new or changed files, directories and links
+    copyback_depth: int = 32  # directory levels of a new entry
+    copyback_path_bytes: int = 1024  # length of a new entry's path inside the workspace
+    copyback_seconds: int = 30  # the copy-back's own deadline
 
     def __post_init__(self) -> None:
         for name in ("cpu_seconds", "memory_mb", "file_size_mb", "open_files", "processes",
-                     "output_bytes"):
+                     "output_bytes", "copyback_mb", "copyback_files", "copyback_depth",
+                     "copyback_path_bytes", "copyback_seconds"):
             if getattr(self, name) < 1:
                 raise ValueError(f"Limits.{name} must be at least 1 (got {getattr(self, name)})")
 
@@ -38,6 +45,8 @@ class SandboxResult:
     sandboxed: bool  # False only when the user opted into unsafe_no_sandbox
     workspace: str | None = None  # the given workspace, None for a throw-away run
     collected: dict[str, str] = field(default_factory=dict)  # files asked for with collect=
+    refused: list[str] = field(default_factory=list)  # "path: reason" not copied back
+    channel: str = ""  # what the program wrote to the host-opened channel fd (channel=True)
 
     @property
     def ok(self) -> bool:
@@ -49,6 +58,9 @@ class SandboxResult:
             parts.append(f"limit hit: {self.limit_hit}")
         if self.truncated:
             parts.append("output truncated")
+        if self.refused:
+            shown = "; ".join(self.refused[:3]) + ("; ..." if len(self.refused) > 3 else "")
+            parts.append(f"{len(self.refused)} change(s) not copied back ({shown})")
         parts.append("sandboxed" if self.sandboxed else "UNSANDBOXED (unsafe_no_sandbox)")
         return ", ".join(parts)
 

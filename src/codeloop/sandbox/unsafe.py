@@ -10,6 +10,10 @@ import shutil
 
 from codeloop.sandbox.types import Limits, SandboxError
 
+# The one line every command prints (terminal, events, --json) when its runs are unsandboxed.
+UNSANDBOXED_NOTICE = ("WARNING: the sandbox is OFF (unsafe_no_sandbox): model-written code runs "
+                      "on the host with your user's rights")
+
 
 def unsafe_argv(argv: list[str], limits: Limits) -> list[str]:
     prlimit = shutil.which("prlimit")

@@ -5,19 +5,32 @@ Why tolerant: small models often re-type a block with different indentation, tra
 spaces or a dropped blank line. Matching line by line on normalised text (and re-indenting
 the replacement by the same offset) turns most of those near-misses into correct edits,
 while a unique-match rule keeps it from editing the wrong place.
+
+Bounded work: the file and old_text are model-controlled, so every step is linear (str.find
+on joined lines, not a window-by-window comparison) or capped (the closest-match scoring
+uses rapidfuzz with a budget; a repetitive file once cost ~6 hours of CPU in difflib).
 """
 
 from __future__ import annotations
 
-import difflib
+import bisect
+import math
 import re
 from dataclasses import dataclass
 from typing import Literal
+
+from rapidfuzz import fuzz
 
 MatchKind = Literal["exact", "whitespace"]
 # read_file shows "    2| text"; small models copy that prefix into old_text although they
 # are told not to (measured: the 1.5B's fix of is_even failed three times on it).
 _LINE_NUMBER = re.compile(r"^ *\d+\| ?")
+MAX_OCCURRENCES_SHOWN = 10
+# Closest-match caps: beyond them fewer windows are scored (or none), never more work.
+MAX_FUZZY_CONTENT_CHARS = 2_000_000
+MAX_FUZZY_TARGET_CHARS = 20_000
+MAX_FUZZY_WINDOWS = 100_000
+FUZZY_BUDGET_CELLS = 200_000_000  # rapidfuzz's bit-parallel LCS: ~0.4 s at ~500M cells/s
 
 
 def without_line_numbers(text: str) -> str | None:
@@ -72,22 +85,27 @@ def apply_edit(content: str, old_text: str, new_text: str) -> EditResult:
         )
     if count > 1:
         lines = _occurrence_lines(content, old_text)
-        return EditResult(None, problem=_ambiguous(lines))
+        return EditResult(None, problem=_ambiguous(lines, count))
 
     return _tolerant_edit(content, old_text, new_text)
 
 
 def _occurrence_lines(content: str, needle: str) -> list[int]:
-    lines, pos = [], content.find(needle)
-    while pos >= 0:
-        lines.append(content.count("\n", 0, pos) + 1)
+    """Line numbers of the first occurrences (capped: a repetitive file has thousands)."""
+    lines: list[int] = []
+    line, counted_to, pos = 1, 0, content.find(needle)
+    while pos >= 0 and len(lines) < MAX_OCCURRENCES_SHOWN:
+        line += content.count("\n", counted_to, pos)
+        counted_to = pos
+        lines.append(line)
         pos = content.find(needle, pos + 1)
     return lines
 
 
-def _ambiguous(lines: list[int]) -> str:
-    where = ", ".join(str(n) for n in lines[:10])
-    return (f"old_text occurs {len(lines)} times (starting at lines {where}); include more "
+def _ambiguous(lines: list[int], count: int | None = None) -> str:
+    where = ", ".join(str(n) for n in lines[:MAX_OCCURRENCES_SHOWN])
+    times = f"{count} times" if count is not None else f"at least {len(lines)} times"
+    return (f"old_text occurs {times} (starting at lines {where}); include more "
             "surrounding lines so it matches exactly one place")
 
 
@@ -100,12 +118,10 @@ def _tolerant_edit(content: str, old_text: str, new_text: str) -> EditResult:
     # Compare non-blank lines only, each with its whitespace collapsed.
     file_keys = [(i, _normalise(line)) for i, line in enumerate(file_lines) if line.strip()]
     old_keys = [_normalise(line) for line in old_text.splitlines() if line.strip()]
-    spans = []
-    for k in range(len(file_keys) - len(old_keys) + 1):
-        if all(file_keys[k + j][1] == old_keys[j] for j in range(len(old_keys))):
-            spans.append((file_keys[k][0], file_keys[k + len(old_keys) - 1][0]))
+    spans, complete = _key_spans(file_keys, old_keys)
     if len(spans) > 1:
-        return EditResult(None, problem=_ambiguous([s[0] + 1 for s in spans]))
+        return EditResult(None, problem=_ambiguous([s[0] + 1 for s in spans],
+                                                   len(spans) if complete else None))
     if not spans:
         return EditResult(
             None,
@@ -119,6 +135,30 @@ def _tolerant_edit(content: str, old_text: str, new_text: str) -> EditResult:
         replacement += "\n"
     new_content = "".join(file_lines[:first]) + replacement + "".join(file_lines[last + 1:])
     return EditResult(new_content, "whitespace", first + 1, last + 1)
+
+
+def _key_spans(file_keys: list[tuple[int, str]], old_keys: list[str]
+               ) -> tuple[list[tuple[int, int]], bool]:
+    """(first, last) file line indexes where `old_keys` run consecutively in `file_keys`, and
+    whether that list is complete (it stops after MAX_OCCURRENCES_SHOWN).
+
+    Keys hold no newline, so the lines joined with "\n" and framed by "\n" match exactly at
+    line boundaries: one linear str.find per occurrence instead of comparing every window."""
+    haystack = "\n" + "\n".join(key for _, key in file_keys) + "\n"
+    needle = "\n" + "\n".join(old_keys) + "\n"
+    offsets, pos = [], 0  # offsets[k]: index of the "\n" in front of key k
+    for _, key in file_keys:
+        offsets.append(pos)
+        pos += len(key) + 1
+    spans: list[tuple[int, int]] = []
+    found = haystack.find(needle)
+    while found >= 0:
+        if len(spans) == MAX_OCCURRENCES_SHOWN:
+            return spans, False
+        k = bisect.bisect_left(offsets, found)
+        spans.append((file_keys[k][0], file_keys[k + len(old_keys) - 1][0]))
+        found = haystack.find(needle, found + 1)
+    return spans, True
 
 
 def _indent_of(text: str) -> str:
@@ -151,21 +191,33 @@ def _reindent(new_text: str, old_text: str, matched: str) -> str:
 def closest_candidates(content: str, old_text: str, limit: int = 3,
                        min_similarity: float = 0.5) -> list[Candidate]:
     """The file's blocks most like `old_text` (same number of lines), best first, without
-    overlapping each other."""
+    overlapping each other. The scoring is capped: a huge file or old_text gives none, and
+    when scoring every window would cost more than the budget, every n-th window is scored."""
+    if len(content) > MAX_FUZZY_CONTENT_CHARS or len(old_text) > MAX_FUZZY_TARGET_CHARS:
+        return []
     file_lines = content.splitlines()
+    keys = [_normalise(line) for line in file_lines]
     size = max(1, len(old_text.strip("\n").splitlines()))
     target = "\n".join(_normalise(line) for line in old_text.strip("\n").splitlines())
+    ends = [0]  # ends[i]: length of keys[:i] joined, one "\n" after each
+    for key in keys:
+        ends.append(ends[-1] + len(key) + 1)
+    windows = max(1, len(file_lines) - size + 1)
+    # ratio = 2*common/(len_a+len_b) <= 2*len_b/(len_a+len_b): a window longer than this
+    # cannot reach min_similarity, so it is skipped unscored and a scored one costs at most:
+    longest = len(target) * (2 / max(min_similarity, 0.1) - 1)
+    per_window = (len(target) // 64 + 1) * (longest + 1)
+    stride = max(1, math.ceil(windows * per_window / FUZZY_BUDGET_CELLS),
+                 math.ceil(windows / MAX_FUZZY_WINDOWS))
     scored = []
-    matcher = difflib.SequenceMatcher(autojunk=False)
-    matcher.set_seq2(target)
-    for start in range(max(1, len(file_lines) - size + 1)):
-        window = file_lines[start:start + size]
-        matcher.set_seq1("\n".join(_normalise(line) for line in window))
-        if matcher.real_quick_ratio() < min_similarity or matcher.quick_ratio() < min_similarity:
+    for start in range(0, windows, stride):
+        stop = min(start + size, len(keys))
+        if ends[stop] - ends[start] - 1 > longest:
             continue
-        ratio = matcher.ratio()
-        if ratio >= min_similarity:
-            scored.append((ratio, start, window))
+        ratio = fuzz.ratio("\n".join(keys[start:stop]), target,
+                           score_cutoff=min_similarity * 100) / 100
+        if ratio >= min_similarity and ratio > 0:
+            scored.append((ratio, start, file_lines[start:stop]))
     scored.sort(key=lambda item: (-item[0], item[1]))
     chosen: list[Candidate] = []
     for ratio, start, window in scored:

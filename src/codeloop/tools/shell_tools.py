@@ -6,6 +6,7 @@ from codeloop.tools.base import ToolError, tool
 from codeloop.tools.workspace import Workspace
 
 MAX_STREAM_CHARS = 6_000
+MAX_REFUSED_SHOWN = 10
 
 
 def _tail(text: str) -> str:
@@ -49,4 +50,12 @@ def run_bash_command(ws: Workspace, command: str, timeout: int | None = None) ->
         parts.append("stderr:\n" + _tail(result.stderr).rstrip())
     if result.truncated:
         parts.append("(output was longer than the sandbox keeps; it was cut)")
+    if result.refused:
+        shown = result.refused[:MAX_REFUSED_SHOWN]
+        more = len(result.refused) - len(shown)
+        parts.append("not copied back to the workspace (files the host would run or obey):\n"
+                     + "\n".join(f"- {item}" for item in shown)
+                     + (f"\n- ... and {more} more" if more else ""))
+    if not result.sandboxed:
+        parts.append("(ran WITHOUT the sandbox: unsafe_no_sandbox is on)")
     return "\n".join(parts)

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from codeloop.sandbox.pathguard import PathGuard, PathRefused
+from codeloop.sandbox.host_policy import GIT_DIR
+from codeloop.sandbox.pathguard import HostFileRefused, PathGuard, PathRefused, PathTooLong
 from codeloop.tools.base import ToolError
 
 SKIPPED_DIRS = {".git", "__pycache__", ".venv", "venv", "node_modules", ".mypy_cache",
@@ -51,7 +52,7 @@ class Workspace:
         try:
             return guard.read_bytes(path)
         except PathRefused as exc:
-            raise ToolError(f"{exc}; file tools only work inside the workspace") from exc
+            raise ToolError(_refused(exc)) from exc
         except FileNotFoundError as exc:
             raise ToolError(self._missing(path)) from exc
         except IsADirectoryError as exc:
@@ -104,7 +105,9 @@ class Workspace:
         try:
             start = guard.resolve(path)
         except PathRefused as exc:
-            raise ToolError(f"{exc}; file tools only work inside the workspace") from exc
+            raise ToolError(_refused(exc)) from exc
+        if any(part.lower() == GIT_DIR for part in start.relative_to(self.root).parts):
+            raise ToolError(f"{self.rel(path)} is git metadata; use the git tools")
         if not start.exists():
             raise ToolError(f"{self.rel(path)} does not exist")
         if start.is_file():
@@ -121,7 +124,8 @@ class Workspace:
                 if entry.is_symlink():
                     continue
                 if entry.is_dir():
-                    if entry.name not in SKIPPED_DIRS and not entry.name.endswith(".egg-info"):
+                    if entry.name.lower() not in SKIPPED_DIRS and not entry.name.endswith(
+                            ".egg-info"):
                         stack.append(entry)
                 elif entry.is_file():
                     found.append(entry.relative_to(self.root).as_posix())
@@ -135,7 +139,7 @@ class Workspace:
             existed = guard.resolve(path).exists()
             guard.write_bytes(path, content.encode("utf-8"))
         except PathRefused as exc:
-            raise ToolError(f"{exc}; file tools only work inside the workspace") from exc
+            raise ToolError(_refused(exc)) from exc
         except IsADirectoryError as exc:
             raise ToolError(f"{self.rel(path)} is a directory") from exc
         except PermissionError as exc:
@@ -147,6 +151,12 @@ class Workspace:
         try:
             guard.delete(path)
         except PathRefused as exc:
-            raise ToolError(f"{exc}; file tools only work inside the workspace") from exc
+            raise ToolError(_refused(exc)) from exc
         except FileNotFoundError:
             return
+
+
+def _refused(exc: PathRefused) -> str:
+    if isinstance(exc, (HostFileRefused, PathTooLong)):  # not about leaving the workspace
+        return str(exc)
+    return f"{exc}; file tools only work inside the workspace"

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import json
 import operator
-import time
 import uuid
 from typing import Annotated, Any, Literal, TypedDict
 
 from langgraph.graph import END, START, StateGraph
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from codeloop.agent.factory import agent_spec
 from codeloop.agent.multi.schemas import (
@@ -23,9 +22,10 @@ from codeloop.agent.multi.schemas import (
     Plan,
     ValidationReport,
 )
-from codeloop.agent.react import build_react_graph, recursion_limit
-from codeloop.agent.state import AgentLimits, new_turn_input
-from codeloop.events import EventBus, StageEnd, StageStart
+from codeloop.agent.prompts import phase_request
+from codeloop.agent.state import AgentLimits
+from codeloop.events import EventBus
+from codeloop.jobs.agent_run import run_agent
 from codeloop.llm.base import LLM
 from codeloop.tools import Workspace
 
@@ -56,53 +56,30 @@ class _Phases:
 
     def _run(self, role: str, output: type[BaseModel], prompt: str,
              state: MultiState) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+        """One phase's agent through the kit's runner; its output and the state update."""
         spec = agent_spec(role, self.workspace, finish=output, limits=self.limits, bus=self.bus)
-        if self.bus is not None:
-            self.bus.emit(StageStart(stage=spec.name, detail=role))
-        started = time.perf_counter()
-        graph = build_react_graph(self.llm, spec, bus=self.bus)
-        final = graph.invoke(new_turn_input(prompt, 1),
-                             {"recursion_limit": recursion_limit(self.limits)})
-        update: dict[str, Any] = {"steps": state["steps"] + final["steps"],
-                                  "tokens": state["tokens"] + final["tokens"]}
-        data, problem, notes = None, "", []
-        if final["status"] != "finished" and not final.get("result"):
-            problem = f"the {role} did not finish: {final['answer']}"
-        else:
-            try:
-                data = output.model_validate(final["result"]).model_dump()
-            except ValidationError as exc:
-                problem = f"the {role}'s output is invalid: {exc.errors()[0]['msg']}"
-            if data is not None and final["status"] != "finished":
-                # Stopped (step cap, loop) but told to give its output: use it, and say so.
-                notes.append(f"the {role} was stopped ({final['status']}) and gave its "
-                             "output when told to stop")
-        if self.bus is not None:
-            self.bus.emit(StageEnd(stage=spec.name, seconds=time.perf_counter() - started,
-                                   output=_json(data) if data else problem, ok=data is not None))
-        if problem:
-            update["failed"] = problem
-            notes.append(problem)
-        if notes:
-            update["notes"] = notes
-        return data, update
+        run = run_agent(self.llm, spec, prompt, output, bus=self.bus, role=role)
+        update: dict[str, Any] = {"steps": state["steps"] + run.steps,
+                                  "tokens": state["tokens"] + run.tokens}
+        if run.problem:
+            update["failed"] = run.problem
+        if run.notes:
+            update["notes"] = run.notes
+        return run.output, update
 
     # ------------------------------------------------------------------ nodes
     def planning(self, state: MultiState) -> dict[str, Any]:
-        prompt = (f"Request: {state['request']}\n\nStudy the workspace as needed, then finish "
-                  "with the plan.")
+        prompt = phase_request("planning", request=state["request"])
         plan, update = self._run("planner", Plan, prompt, state)
         return {**update, "plan": plan}
 
     def implementation(self, state: MultiState) -> dict[str, Any]:
-        prompt = f"Request: {state['request']}\n\nPlan:\n{_json(state['plan'])}\n"
-        if state["validations"]:
-            last = state["validations"][-1]
-            prompt += (f"\nThe validator asked for fixes (round {state['rounds'] + 1}):\n"
-                       f"{last['fix_instructions']}\nIssues:\n"
-                       + "\n".join(f"- {issue}" for issue in last["issues"]))
-        else:
-            prompt += "\nCarry out the plan, then finish with your report."
+        last = state["validations"][-1] if state["validations"] else None
+        prompt = phase_request("implementation", request=state["request"],
+                               plan=_json(state["plan"]),
+                               fix_round=state["rounds"] + 1 if last else 0,
+                               fix_instructions=last["fix_instructions"] if last else "",
+                               issues=last["issues"] if last else [])
         report, update = self._run("implementer", ImplementationReport, prompt, state)
         update["rounds"] = state["rounds"] + 1
         if report is not None:
@@ -110,9 +87,8 @@ class _Phases:
         return update
 
     def validation(self, state: MultiState) -> dict[str, Any]:
-        prompt = (f"Request: {state['request']}\n\nPlan:\n{_json(state['plan'])}\n\n"
-                  f"Implementer's report:\n{_json(state['implementations'][-1])}\n\n"
-                  "Check the changes, then finish with your review.")
+        prompt = phase_request("validation", request=state["request"], plan=_json(state["plan"]),
+                               report=_json(state["implementations"][-1]))
         review, update = self._run("validator", ValidationReport, prompt, state)
         if review is not None:
             update["validations"] = [review]

@@ -8,11 +8,10 @@ import importlib
 import inspect
 import pkgutil
 
-from codeloop.bench.strategies.base import Attempt, StageFigures, Strategy
+from codeloop.bench.strategies.base import Attempt, Strategy
 
 __all__ = [
     "Attempt",
-    "StageFigures",
     "Strategy",
     "UnknownStrategy",
     "available",

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from codeloop.bench.datasets import PublicProblem
 from codeloop.bench.program import build_program
-from codeloop.bench.strategies.base import Attempt, StageFigures
+from codeloop.bench.strategies.base import Attempt
 from codeloop.bench.task_builder import task_for
 from codeloop.events import EventBus, EventRecorder
+from codeloop.jobs.usage import UsageRecord
 from codeloop.llm.base import LLM
 from codeloop.pipeline.extract import join_program
 from codeloop.pipeline.runner import SolveResult, solve_task
@@ -34,15 +35,12 @@ class Pipeline:
         # Scored like oneshot's reply: the same extraction and preamble rules.
         program = build_program(problem, f"```python\n{result.code}\n```") if result.code \
             else None
+        # Stage seconds hold review's sandbox runs too; the total's are model time only.
+        usage = UsageRecord(result.totals.calls, result.totals.prompt_tokens,
+                            result.totals.completion_tokens, _llm_seconds(recorder))
         attempt = Attempt(program=program.code if program else "", reply=result.code or "",
-                          note=program.note if program else "the pipeline produced no code")
-        for stage, figures in result.stages.items():
-            attempt.stages[stage] = StageFigures(figures.calls, figures.prompt_tokens,
-                                                 figures.completion_tokens, figures.seconds)
-        attempt.calls = result.totals.calls
-        attempt.prompt_tokens = result.totals.prompt_tokens
-        attempt.completion_tokens = result.totals.completion_tokens
-        attempt.llm_seconds = _llm_seconds(recorder)
+                          note=program.note if program else "the pipeline produced no code",
+                          usage=usage, stages=dict(result.stages))
         attempt.extra = {"verdict": result.verdict, "self_check_passed": result.passed,
                          "refinements": result.refinement_count}
         attempt.draft_program, attempt.draft_tokens = _draft(problem, task, result, recorder)

@@ -1,145 +1,95 @@
 """Run candidate code against tests in the sandbox: assert lists (MBPP), check(candidate)
 (HumanEval) and pytest files, with one precise result per test.
 
-The harness writes results as JSON lines to a file with an unguessable name in the workspace,
-read back after the run: the candidate's prints never mix with them.
+Verdicts the candidate cannot forge: inside the sandbox a trusted harness process holds the
+tests (given on stdin, never written to a file) and the result channel (an fd the host opened
+outside the workspace, see run_command(channel=True)); it runs the candidate's code only in a
+child process that has neither, and calls into it through proxies (trusted.py, codec.py).
+The host believes nothing but that channel (verdict.py).
 """
 
 from __future__ import annotations
 
 import json
-import re
-import secrets
 import sys
 from pathlib import Path
 
-from codeloop.sandbox.runner import run_command
+from codeloop.sandbox.runner import CHANNEL_FD_ARG, run_command
 from codeloop.sandbox.testrun.report import CaseResult, TestReport
-from codeloop.sandbox.types import Limits, SandboxResult
+from codeloop.sandbox.testrun.verdict import build_report, parse_records, pytest_message
+from codeloop.sandbox.types import Limits, SandboxError, SandboxUnavailable
 
 __all__ = ["CaseResult", "TestReport", "run_asserts", "run_check", "run_pytest"]
 
 _HERE = Path(__file__).parent
 CODE_FILE = "solution.py"
+HARNESS_DIR = "_codeloop_harness"
+_SANDBOX_FILES = ("codec.py", "worker.py", "trusted.py", "harness.py", "pytest_plugin.py")
 
 
-def _parse_records(text: str) -> list[dict]:
-    records = []
-    for line in text.splitlines():
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if isinstance(record, dict) and isinstance(record.get("kind"), str):
-            records.append(record)
-    return records
+def _harness_files() -> dict[str, str]:
+    return {f"{HARNESS_DIR}/{name}": (_HERE / name).read_text() for name in _SANDBOX_FILES}
 
 
-def _build_report(records: list[dict], expected: list[str], result: SandboxResult,
-                  *, per_test: float) -> TestReport:
-    """Turn harness records into a report; tests the run never reached are marked, not lost."""
-    report = TestReport(sandbox=result)
-    load_error = next((r for r in records if r["kind"] == "load_error"), None)
-    if load_error:
-        report.error = _condense(str(load_error.get("message", "")))
-        return report
-    cases = [CaseResult(str(r.get("name", "?")), r["kind"], str(r.get("message") or ""),
-                        r.get("line") if isinstance(r.get("line"), int) else None)
-             for r in records if r["kind"] in ("pass", "fail", "error", "timeout")]
-    finished = any(r["kind"] == "done" for r in records)
-    if not finished and len(cases) < len(expected):
-        cause = _ended_by(result, per_test)
-        for i, name in enumerate(expected[len(cases):]):
-            kind = "timeout" if result.limit_hit == "timeout" and i == 0 else "error"
-            cases.append(CaseResult(name, kind, cause if i == 0 else "not run: " + cause))
-    if not cases and not finished:
-        report.error = _ended_by(result, per_test)
-    report.cases = cases
-    return report
-
-
-def _ended_by(result: SandboxResult, per_test: float) -> str:
-    if result.limit_hit == "timeout":
-        return f"timed out (the run was stopped after {result.seconds:.1f}s)"
-    if result.limit_hit:
-        return f"the run hit the {result.limit_hit} limit"
-    tail = result.stderr.strip().splitlines()[-3:]
-    return f"the test run ended early (exit {result.exit_code})" + (
-        ": " + " | ".join(tail) if tail else "")
-
-
-def _condense(message: str) -> str:
-    """Pytest's collection errors are long; keep the `E ` lines that name the problem."""
-    lines = [ln[1:].strip() for ln in message.splitlines() if ln.startswith("E ")]
-    return " ".join(lines)[-600:] if lines else message.strip()[-600:]
+def _run(entry: str, config: dict, files: dict[str, str], expected: list[str] | None, *,
+         wall: float, per_test: float, limits: Limits | None, python: str | None,
+         **kwargs) -> TestReport:
+    # -I: neither the workspace nor the script's directory is importable in the harness.
+    argv = [python or sys.executable, "-I", f"{HARNESS_DIR}/{entry}", CHANNEL_FD_ARG]
+    try:
+        result = run_command(argv, files={**files, **_harness_files()}, timeout=wall,
+                             limits=limits, stdin=json.dumps(config), channel=True, **kwargs)
+    except SandboxUnavailable:
+        raise  # no sandbox at all: the caller decides (bench stops, solve says so)
+    except SandboxError as exc:
+        return TestReport(harness_error=f"the sandbox could not run the tests: {exc}")
+    return build_report(parse_records(result.channel), expected, result, per_test=per_test)
 
 
 def _harness_run(config: dict, code: str, expected: list[str], per_test: float,
-                 limits: Limits | None, **kwargs) -> TestReport:
-    result_file = f"_codeloop_results_{secrets.token_hex(8)}.jsonl"
-    config = {**config, "code_file": CODE_FILE, "per_test_timeout": per_test,
-              "result_file": result_file}
-    files = {CODE_FILE: code, "_codeloop_harness.py": (_HERE / "harness.py").read_text(),
-             "_codeloop_config.json": json.dumps(config)}
+                 limits: Limits | None, python: str | None = None, **kwargs) -> TestReport:
+    config = {**config, "code_file": CODE_FILE, "per_test_timeout": per_test}
     wall = per_test * (len(expected) + 1) + 5
-    result = run_command([sys.executable, "_codeloop_harness.py", "_codeloop_config.json"],
-                         files=files, timeout=wall, limits=limits, collect=[result_file],
-                         **kwargs)
-    records = _parse_records(result.collected.get(result_file, ""))
-    return _build_report(records, expected, result, per_test=per_test)
+    return _run("harness.py", config, {CODE_FILE: code}, expected, wall=wall,
+                per_test=per_test, limits=limits, python=python, **kwargs)
 
 
 def run_asserts(code: str, asserts: list[str], *, timeout: float = 10,
-                limits: Limits | None = None, **kwargs) -> TestReport:
-    """MBPP style: each `assert f(x) == y` runs on its own with `timeout` seconds."""
-    return _harness_run({"mode": "asserts", "asserts": list(asserts)}, code, list(asserts),
-                        timeout, limits, **kwargs)
+                limits: Limits | None = None, python: str | None = None,
+                **kwargs) -> TestReport:
+    """MBPP style: each `assert f(x) == y` runs on its own with `timeout` seconds.
+    python: the interpreter that runs the harness (default: codeloop's own)."""
+    asserts = [source.strip() for source in asserts]
+    return _harness_run({"mode": "asserts", "asserts": asserts}, code, asserts, timeout,
+                        limits, python, **kwargs)
 
 
 def run_check(code: str, check_source: str, entry_point: str, *, timeout: float = 10,
-              limits: Limits | None = None, **kwargs) -> TestReport:
+              limits: Limits | None = None, python: str | None = None,
+              **kwargs) -> TestReport:
     """HumanEval style: check(candidate) runs once, candidate being `entry_point`."""
     config = {"mode": "check", "check_source": check_source, "entry_point": entry_point}
-    return _harness_run(config, code, [f"check({entry_point})"], timeout, limits, **kwargs)
-
-
-_WHERE = re.compile(r"^assert (?P<actual>.+?) == (?P<expected>.+)\n\s*\+\s+where (?P=actual) = "
-                    r"(?P<call>.+)$", re.MULTILINE)
-
-
-def _pytest_message(message: str) -> str:
-    """Pytest's `assert 5 == 4 / + where 5 = add(2, 2)` as `add(2, 2) returned 5, expected 4`."""
-    match = _WHERE.search(message)
-    if match:
-        return (f"{match['call'].strip()} returned {match['actual']}, "
-                f"expected {match['expected']}")
-    return message.strip()
+    return _harness_run(config, code, [f"check({entry_point})"], timeout, limits, python,
+                        **kwargs)
 
 
 def run_pytest(code: str, test_source: str, *, module_name: str = "solution",
-               timeout: float = 30, limits: Limits | None = None, **kwargs) -> TestReport:
-    """Write the code to <module_name>.py and run the pytest file against it."""
+               timeout: float = 30, limits: Limits | None = None, python: str | None = None,
+               **kwargs) -> TestReport:
+    """Run the pytest file against the code, importable as `module_name`.
+    python: the interpreter that runs pytest (default: codeloop's own; it must have pytest
+    and pytest-timeout, or the report's harness_error says so)."""
     if not module_name.isidentifier():
         raise ValueError(f"module_name must be a Python identifier (got {module_name!r})")
-    result_file = f"_codeloop_results_{secrets.token_hex(8)}.jsonl"
     test_file = f"test_{module_name}.py" if module_name != "test" else "test_module.py"
-    files = {f"{module_name}.py": code, test_file: test_source,
-             "_codeloop_pytest_plugin.py": (_HERE / "pytest_plugin.py").read_text()}
-    argv = [sys.executable, "-m", "pytest", "-q", "-p", "_codeloop_pytest_plugin",
-            "-p", "pytest_timeout", "-p", "no:cacheprovider",
-            f"--timeout={max(1, int(timeout))}", test_file]
+    config = {"code_file": f"{module_name}.py", "module_name": module_name,
+              "test_file": test_file, "timeout": timeout}
     # No plugin autoload: langsmith's pytest plugin alone costs ~4 s of imports per run.
-    env = {**kwargs.pop("env", {}), "CODELOOP_RESULT_FILE": result_file,
-           "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
-    result = run_command(argv, files=files, timeout=timeout + 10, limits=limits, env=env,
-                         collect=[result_file], **kwargs)
-    records = _parse_records(result.collected.get(result_file, ""))
-    for record in records:
-        if record["kind"] in ("fail", "error", "timeout"):
-            record["message"] = _pytest_message(str(record.get("message") or ""))
-    report = _build_report(records + [{"kind": "done"}] if result.exit_code in (0, 1) else records,
-                           [], result, per_test=timeout)
-    if not report.cases and report.error is None:
-        report.error = (_ended_by(result, timeout) if result.exit_code not in (0, 1, 5)
-                        else "pytest collected no tests")
+    env = {**kwargs.pop("env", {}), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    report = _run("pytest_plugin.py", config, {f"{module_name}.py": code,
+                                               test_file: test_source},
+                  None, wall=timeout + 10, per_test=timeout, limits=limits, python=python,
+                  env=env, **kwargs)
+    report.cases = [CaseResult(c.name, c.kind, pytest_message(c.message) if not c.passed
+                               else c.message, c.line) for c in report.cases]
     return report

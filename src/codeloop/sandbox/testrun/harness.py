@@ -1,30 +1,28 @@
-# ruff: noqa: S102, BLE001, SIM115 - it exists to exec untrusted code and report any failure
-"""Runs INSIDE the sandbox (standalone: stdlib only, codeloop is not importable there).
+# ruff: noqa: S102, BLE001 - it execs the tests and reports any failure
+"""Runs INSIDE the sandbox as the trusted harness (standalone: stdlib only).
 
-    python harness.py CONFIG.json
+    python -I harness.py CHANNEL_FD < CONFIG.json
 
-Loads the candidate from its file, then runs assert lists (MBPP) or check(candidate)
-(HumanEval) one by one under a per-test alarm, and appends one JSON line per result to the
-result file as it goes, so a run killed from outside still reports what finished.
+Reads its config (the tests) from stdin, so no file holds them; makes itself non-dumpable;
+starts the candidate's code in a child process (worker.py) that never gets the channel fd;
+then runs assert lists (MBPP) or check(candidate) (HumanEval) here, with the candidate's
+top-level names as proxies into the child, and writes one JSON line per result to the
+channel as it goes, so a run killed from outside still reports what finished.
+Timeouts: an alarm here for the test's own code, and a deadline on every call into the child,
+which is killed (and restarted for the next test) when it runs over.
 """
 
 from __future__ import annotations
 
 import ast
 import json
+import os
 import signal
 import sys
+import time
 import traceback
 
 MAX_REPR = 200
-
-
-class TestTimeout(BaseException):
-    """Raised by the alarm; a BaseException so `except Exception` in candidate code misses it."""
-
-
-def _on_alarm(signum, frame):
-    raise TestTimeout()
 
 
 def short_repr(value) -> str:
@@ -109,49 +107,51 @@ def explain_assert(node: ast.Assert, env: dict, shown_as=None) -> str | None:
 
 
 class Runner:
-    def __init__(self, config: dict) -> None:
+    def __init__(self, config: dict, channel, candidate, trusted) -> None:
         self.config = config
         self.timeout = float(config["per_test_timeout"])
-        self.out = open(config["result_file"], "a", encoding="utf-8")
-        self.code_file = config["code_file"]
+        self.channel, self.candidate, self.t = channel, candidate, trusted
         self.env: dict = {"__name__": "solution"}
-        signal.signal(signal.SIGALRM, _on_alarm)
+        signal.signal(signal.SIGALRM, self._on_alarm)
+
+    def _on_alarm(self, signum, frame):
+        if self.candidate.deadline is not None:  # a stray SIGALRM between tests changes nothing
+            raise self.t.TestTimeout()
 
     def emit(self, **record) -> None:
-        self.out.write(json.dumps(record) + "\n")
-        self.out.flush()
+        self.channel.emit(**record)
 
     def alarm(self, seconds: float) -> None:
         signal.setitimer(signal.ITIMER_REAL, seconds)
 
     def load_candidate(self) -> bool:
-        source = open(self.code_file, encoding="utf-8").read()
-        try:
-            self.alarm(self.timeout)
-            exec(compile(source, self.code_file, "exec"), self.env)
-            self.alarm(0)
-        except TestTimeout:
-            self.emit(kind="load_error", message=f"loading the code took over {self.timeout:g}s")
+        if not self.candidate.start():
+            message, line = self.candidate.load_error
+            self.emit(kind="load_error", message=message, line=line)
             return False
-        except BaseException as exc:  # SyntaxError, ImportError, SystemExit, ...
-            self.alarm(0)
-            line = error_line(exc, (self.code_file,))
-            where = f" at line {line}" if line else ""
-            self.emit(kind="load_error", message=f"{describe(exc)}{where}", line=line)
-            return False
+        self.env.update(self.candidate.namespace())
         return True
 
-    def run_case(self, name: str, body, explain) -> None:
-        """body() runs the test; explain(exc) -> message for an AssertionError."""
+    def run_case(self, name: str, body, explain) -> bool:
+        """body() runs the test; explain(exc) -> message for an AssertionError.
+        False when the candidate's process ended by itself: the run stops there."""
+        self.candidate.deadline = time.monotonic() + self.timeout
         try:
-            self.alarm(self.timeout)
+            self.alarm(self.timeout + 0.5)  # the child's deadline usually comes first
             body()
             self.alarm(0)
             self.emit(kind="pass", name=name)
-        except TestTimeout:
+        except self.t.TestTimeout:
+            self.alarm(0)
             self.emit(kind="timeout", name=name, message=f"timed out after {self.timeout:g}s")
+        except self.t.CandidateGone as exc:
+            self.alarm(0)
+            status = f" (exit {exc.exit_code})" if exc.exit_code is not None else ""
+            self.emit(kind="error", name=name, message=f"the test run ended early{status}: {exc}")
+            return False
         except AssertionError as exc:
             self.alarm(0)
+            self.candidate.deadline = time.monotonic() + self.timeout
             try:
                 self.alarm(self.timeout)
                 message = explain(exc)
@@ -159,17 +159,20 @@ class Runner:
             except BaseException:
                 self.alarm(0)
                 message = None
-            line = error_line(exc, (self.code_file, "<check>"))
+            line = getattr(exc, "candidate_line", None) or error_line(exc, ("<check>",))
             self.emit(kind="fail", name=name, message=message or f"assertion failed: {name}",
                       line=line)
         except BaseException as exc:
             self.alarm(0)
-            line = error_line(exc, (self.code_file,))
-            self.emit(kind="error", name=name, message=describe(exc), line=line)
+            self.emit(kind="error", name=name, message=describe(exc),
+                      line=getattr(exc, "candidate_line", None))
+        finally:
+            self.candidate.deadline = None
+        return True
 
     def run_asserts(self) -> None:
-        for source in self.config["asserts"]:
-            source = source.strip()
+        sources = [source.strip() for source in self.config["asserts"]]
+        for index, source in enumerate(sources):
             try:
                 tree = ast.parse(source)
             except SyntaxError as exc:
@@ -180,11 +183,17 @@ class Runner:
                 # A bare expression in an assert list must hold: `f(2) == 4` means assert it.
                 node = ast.copy_location(ast.Assert(test=node.value, msg=None), node)
             if isinstance(node, ast.Assert):
-                self.run_case(source, lambda n=node: self.eval_assert(n),
-                              lambda exc, n=node: str(exc) or explain_assert(n, self.env))
+                going = self.run_case(source, lambda n=node: self.eval_assert(n),
+                                      lambda exc, n=node: str(exc) or explain_assert(n, self.env))
             else:
                 code = compile(tree, "<test>", "exec")
-                self.run_case(source, lambda c=code: exec(c, self.env), lambda exc: str(exc))
+                going = self.run_case(source, lambda c=code: exec(c, self.env),
+                                      lambda exc: str(exc))
+            if not going:
+                for rest in sources[index + 1:]:
+                    self.emit(kind="error", name=rest, message="not run: the code ended its "
+                              "own process in an earlier test")
+                return
 
     def eval_assert(self, node: ast.Assert) -> None:
         test = node.test
@@ -208,7 +217,7 @@ class Runner:
             self.emit(kind="load_error", message=f"the check code itself failed: {describe(exc)}")
             return
         candidate = self.env.get(entry)
-        if candidate is None:
+        if not callable(candidate):
             self.emit(kind="load_error", message=f"the code defines no function {entry!r}")
             return
         tree = ast.parse(check_source)
@@ -232,18 +241,43 @@ class Runner:
         self.run_case(f"check({entry})", lambda: check_env["check"](candidate), explain)
 
 
+def import_trusted():
+    """The sibling module, from this file's directory only (`-I` keeps the workspace and the
+    script's directory off sys.path, so nothing the candidate writes can be imported here)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, here)
+    try:
+        import trusted
+    finally:
+        sys.path.remove(here)
+    return trusted
+
+
 def main() -> None:
-    config = json.load(open(sys.argv[1], encoding="utf-8"))
-    sys.path.insert(0, ".")
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 3000))
-    runner = Runner(config)
-    if not runner.load_candidate():
-        return
-    if config["mode"] == "asserts":
-        runner.run_asserts()
-    else:
-        runner.run_check()
-    runner.emit(kind="done")
+    trusted = import_trusted()
+    channel = trusted.Channel(int(sys.argv[1]))
+    candidate = None
+    try:
+        trusted.harden()
+        config = json.loads(sys.stdin.read())
+        sys.setrecursionlimit(max(sys.getrecursionlimit(), 3000))
+        channel.emit(kind="start")
+        candidate = trusted.Candidate(config["code_file"], "solution",
+                                      float(config["per_test_timeout"]))
+        runner = Runner(config, channel, candidate, trusted)
+        if runner.load_candidate():
+            if config["mode"] == "asserts":
+                runner.run_asserts()
+            else:
+                runner.run_check()
+        channel.emit(kind="done")
+    except BaseException as exc:
+        record = trusted.crash_record(candidate, "the test harness", exc)
+        if record:
+            channel.emit(**record)
+    finally:
+        if candidate is not None:
+            candidate.kill()
 
 
 if __name__ == "__main__":

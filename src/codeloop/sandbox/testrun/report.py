@@ -40,6 +40,9 @@ class TestReport:
     cases: list[CaseResult] = field(default_factory=list)
     error: str | None = None  # the code could not even be loaded, or the run broke down
     sandbox: SandboxResult | None = None
+    # codeloop could not test the code at all (pytest missing, the sandbox or the harness
+    # failed): not the code's fault, so no refiner should be asked to fix it.
+    harness_error: str | None = None
 
     __test__ = False  # not a pytest test class, despite the name
 
@@ -53,7 +56,8 @@ class TestReport:
 
     @property
     def all_passed(self) -> bool:
-        return self.error is None and bool(self.cases) and self.failed == 0
+        return (self.error is None and self.harness_error is None and bool(self.cases)
+                and self.failed == 0)
 
     @property
     def timed_out(self) -> bool:
@@ -62,6 +66,8 @@ class TestReport:
 
     def feedback(self, max_items: int = 5) -> str:
         """A few lines for a refiner prompt: what failed and how, most useful first."""
+        if self.harness_error:
+            return f"The tests could not be run (a codeloop problem): {clip(self.harness_error)}"
         if self.error:
             return f"The code could not be run: {clip(self.error)}"
         if self.all_passed:
