@@ -251,3 +251,17 @@ def test_a_killed_runs_temp_dir_is_swept_by_the_next_start(tmp_path):
     assert not found.exists()
     mounts = Path("/proc/self/mountinfo").read_text()
     assert str(found) not in mounts
+
+
+def test_mountinfo_does_not_show_where_the_workspace_lives_on_the_host(tmp_path):
+    """Issue 16, item 8: /proc/self/mountinfo showed host paths. The workspace is a staged copy
+    (a tmpfs as root), so the user's project path is not among the mounts; what is left are
+    the interpreter's own directories, which the sandbox needs at their paths (shebangs)."""
+    project = tmp_path / "secret-project-name"
+    project.mkdir()
+    (project / "a.py").write_text("a = 1\n")
+    for mode in ("rw", "cow"):
+        result = run_command(["cat", "/proc/self/mountinfo"], workspace=project, mode=mode)
+        assert result.exit_code == 0, result.stderr
+        assert "secret-project-name" not in result.stdout
+        assert str(tmp_path) not in result.stdout

@@ -137,9 +137,9 @@ def render_markdown(summary: dict[str, Any]) -> str:
     lines += ["## Outcomes", ""] + [f"- {k}: {v}" for k, v in summary["outcomes"].items()]
     harness = summary["outcomes"].get("harness_error", 0)
     if harness:
-        lines += ["", f"**{harness} problem(s) could not be tested (harness_error: codeloop's "
-                  "test harness failed, not the candidate).** pass@1 counts them as failed; "
-                  "fix the cause and re-run them."]
+        lines += ["", (f"**{harness} problem(s) could not be tested (harness_error: codeloop's "
+                       "test harness failed, not the candidate).** pass@1 counts them as "
+                       "failed; fix the cause and re-run them.")]
     failures = [p for p in summary["problems"] if not p["passed"]]
     if failures:
         lines += ["", "## Failures", "", "| problem | outcome | reason |", "|---|---|---|"]
