@@ -1,23 +1,21 @@
-"""The `codeloop` command. Thin: each command lives in codeloop.commands.<name> and imports
-its heavy dependencies (llama.cpp, LangGraph) only when it runs, so --help stays fast."""
+"""The `codeloop` command. Thin: each command is a module-level function in
+codeloop.commands.<name>_cmd that imports its heavy dependencies (llama.cpp, LangGraph) only
+when it runs, so `codeloop --help` stays fast."""
 
 from __future__ import annotations
-
-import importlib
 
 import typer
 
 from codeloop import __version__
-
-COMMAND_MODULES = [
-    "solve_cmd",
-    "agent_cmd",
-    "bench_cmd",
-    "models_cmd",
-    "chat_cmd",
-    "sandbox_cmd",
-    "config_cmd",
-]
+from codeloop.commands import (
+    agent_cmd,
+    bench_cmd,
+    chat_cmd,
+    config_cmd,
+    models_cmd,
+    sandbox_cmd,
+    solve_cmd,
+)
 
 app = typer.Typer(
     name="codeloop",
@@ -40,11 +38,18 @@ def _root(
         False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
     ),
 ) -> None:
-    """codeloop: solve, agent, review, build, ask, bench, serve, models."""
+    """A local-first coding agent: turns a task into working, tested code."""
 
 
-for _name in COMMAND_MODULES:
-    importlib.import_module(f"codeloop.commands.{_name}").register(app)
+# The order here is the order `codeloop --help` lists them in (typer puts single commands
+# before command groups).
+app.command("solve")(solve_cmd.solve)
+app.command("agent")(agent_cmd.agent)
+app.command("chat")(chat_cmd.chat)
+app.add_typer(bench_cmd.bench_app(), name="bench")
+app.add_typer(models_cmd.models_app(), name="models")
+app.add_typer(sandbox_cmd.sandbox_app(), name="sandbox")
+app.add_typer(config_cmd.config_app(), name="config")
 
 
 def main() -> None:

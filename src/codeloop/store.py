@@ -1,8 +1,12 @@
 """SQLite run store: runs and their events, plus LangGraph's checkpointer on the same file.
 
-Every job opens a run, subscribes the store to its event bus, and closes the run with a
-status and a result. Rows are written as events arrive, so a killed process loses nothing
-that was already emitted.
+Every job opens its run with `with store.run(job, inputs) as run:` (store_run.py): the run's
+id, an event bus the store listens to, and a recorded end whatever happens. Rows are written
+as events arrive, so a killed process loses nothing that was already emitted. One RunStore
+serves many threads (a server's workers): every statement runs under one lock.
+
+The agent's conversation threads are LangGraph checkpoints in the same file; `threads`
+lists them, so no other module reads the checkpointer's tables.
 """
 
 from __future__ import annotations
@@ -12,15 +16,19 @@ import sqlite3
 import threading
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
-from codeloop.events import Event, parse_event, redacted
+from codeloop.events import Event, EventBus, parse_event, redacted
 from codeloop.redaction import redact_value
 from codeloop.store_file import StoreError, open_store_connection
+from codeloop.store_run import Run, UnfinishedRun, open_run
 
-__all__ = ["RunStore", "RunRecord", "StoreError", "SCHEMA"]
+__all__ = ["SCHEMA", "Run", "RunRecord", "RunStore", "StoreError", "UnfinishedRun",
+           "saved_threads"]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -76,6 +84,18 @@ class RunStore:
         self._checkpointer = None
 
     # -------------------------------------------------------------- runs
+    @contextmanager
+    def run(self, job: str, inputs: dict[str, Any] | None = None, *,
+            bus: EventBus | None = None) -> Iterator[Run]:
+        """`with store.run("review", inputs) as run:` ... `run.finish(status, result)`.
+
+        See store_run.py: an exception in the block is recorded as "error" and re-raised; a
+        block that ends without finish is recorded as "error" and raises UnfinishedRun.
+        `bus`: lend a long-lived bus to the run (do not subscribe the store to it yourself).
+        """
+        with open_run(self, job, inputs, bus) as run:
+            yield run
+
     def start_run(self, job: str, inputs: dict[str, Any] | None = None) -> str:
         run_id = f"{job}-{time.strftime('%Y%m%d-%H%M%S')}-{uuid.uuid4().hex[:6]}"
         with self._lock:
@@ -94,10 +114,11 @@ class RunStore:
             )
 
     def get_run(self, run_id: str) -> RunRecord | None:
-        row = self.conn.execute(
-            "SELECT id, job, status, started, ended, input, result FROM runs WHERE id = ?",
-            (run_id,),
-        ).fetchone()
+        with self._lock:
+            row = self.conn.execute(
+                "SELECT id, job, status, started, ended, input, result FROM runs WHERE id = ?",
+                (run_id,),
+            ).fetchone()
         return self._record(row) if row else None
 
     def list_runs(self, job: str | None = None, limit: int = 50) -> list[RunRecord]:
@@ -107,7 +128,9 @@ class RunStore:
             sql += " WHERE job = ?"
             args = (job,)
         sql += " ORDER BY started DESC LIMIT ?"
-        return [self._record(r) for r in self.conn.execute(sql, (*args, limit))]
+        with self._lock:
+            rows = self.conn.execute(sql, (*args, limit)).fetchall()
+        return [self._record(r) for r in rows]
 
     @staticmethod
     def _record(row: tuple[Any, ...]) -> RunRecord:
@@ -138,30 +161,40 @@ class RunStore:
     __call__ = record_event  # a RunStore can be subscribed to an EventBus directly
 
     def events(self, run_id: str, after_seq: int = 0) -> list[tuple[int, Event]]:
-        rows = self.conn.execute(
-            "SELECT seq, payload FROM events WHERE run_id = ? AND seq > ? ORDER BY seq",
-            (run_id, after_seq),
-        )
+        with self._lock:
+            rows = self.conn.execute(
+                "SELECT seq, payload FROM events WHERE run_id = ? AND seq > ? ORDER BY seq",
+                (run_id, after_seq),
+            ).fetchall()
         return [(seq, parse_event(payload)) for seq, payload in rows]
 
     # -------------------------------------------------------------- LangGraph
     def checkpointer(self):
         """LangGraph's SqliteSaver on the same file (imported lazily: langgraph is slow)."""
-        if self._checkpointer is None:
-            from langgraph.checkpoint.sqlite import SqliteSaver
+        from langgraph.checkpoint.sqlite import SqliteSaver  # before the lock: ~0.8 s once
 
-            conn = sqlite3.connect(str(self.path), check_same_thread=False)
-            try:
-                conn.execute("PRAGMA journal_mode=WAL")
-                conn.execute("PRAGMA synchronous=NORMAL")
-                saver = SqliteSaver(conn)
-                saver.setup()
-            except sqlite3.Error as exc:
-                conn.close()
-                raise StoreError(f"the run store {self.path} cannot hold conversations: "
-                                 f"{exc}; choose another file with --store") from exc
-            self._checkpointer = saver
-        return self._checkpointer
+        with self._lock:  # two threads asking at once get the one saver
+            if self._checkpointer is None:
+                self._checkpointer = self._new_saver(SqliteSaver)
+            return self._checkpointer
+
+    def _new_saver(self, saver_class):
+        conn = sqlite3.connect(str(self.path), check_same_thread=False)
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            saver = saver_class(conn)
+            saver.setup()
+        except sqlite3.Error as exc:
+            conn.close()
+            raise StoreError(f"the run store {self.path} cannot hold conversations: "
+                             f"{exc}; choose another file with --store") from exc
+        return saver
+
+    def threads(self, prefix: str) -> list[str]:
+        """Names of the conversation threads saved under `prefix` (e.g. one workspace's
+        `agent:<key>:`), oldest first, the prefix removed."""
+        return saved_threads(self.checkpointer(), prefix)
 
     def close(self) -> None:
         if self._checkpointer is not None:
@@ -169,8 +202,20 @@ class RunStore:
             self._checkpointer = None
         self.conn.close()
 
-    def __enter__(self) -> "RunStore":
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def saved_threads(checkpointer: Any, prefix: str) -> list[str]:
+    """The thread names under `prefix` in a LangGraph SqliteSaver's checkpoints, oldest
+    first (for a caller that holds the saver, not the store). A literal prefix compare:
+    LIKE would read `_` and `%` in a name as wildcards."""
+    with checkpointer.lock:  # the saver's own lock guards its connection
+        rows = checkpointer.conn.execute(
+            "SELECT thread_id, MIN(rowid) FROM checkpoints WHERE substr(thread_id, 1, ?) = ? "
+            "GROUP BY thread_id ORDER BY 2", (len(prefix), prefix),
+        ).fetchall()
+    return [row[0][len(prefix):] for row in rows]

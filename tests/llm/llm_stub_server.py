@@ -56,6 +56,13 @@ class StubServer:
         self.responses.extend(canned)
 
 
+def allow_stub_url(monkeypatch: Any, url: str) -> None:
+    """Let backends call `url` in a run that forbids real models: it is our stub, not a model."""
+    from codeloop.llm.guard import STUB_URLS_ENV
+
+    monkeypatch.setenv(STUB_URLS_ENV, url)
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 import pytest
-from llm_stub_server import Canned, chat_body, free_port, stream_body
+from llm_stub_server import Canned, allow_stub_url, chat_body, free_port, stream_body
 from pydantic import BaseModel
 
 from codeloop.config import Settings
@@ -46,8 +46,9 @@ def test_a_completion_round_trip(openai_stub):
     assert sent["auth"] == "Bearer k"
 
 
-def test_refused_connection_is_backend_unreachable_after_retries():
+def test_refused_connection_is_backend_unreachable_after_retries(monkeypatch):
     port = free_port()  # nothing listens there any more
+    allow_stub_url(monkeypatch, f"http://127.0.0.1:{port}/v1")
     delays: list[float] = []
     llm = make_llm(f"http://127.0.0.1:{port}/v1", retries=2, delays=delays)
     with pytest.raises(BackendUnreachable) as err:

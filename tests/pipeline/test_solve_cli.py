@@ -127,6 +127,7 @@ def test_missing_test_file_says_so(cli, tmp_path):
 
 def test_unreachable_backend_fails_fast_naming_it(cli, tmp_path, monkeypatch):
     monkeypatch.setenv("OLLAMA_HOST", "127.0.0.1:9")  # nothing listens on the discard port
+    monkeypatch.setenv("CODELOOP_MODEL_STUB_URLS", "http://127.0.0.1:9/v1")  # let it try
     monkeypatch.setenv("CODELOOP_MAX_RETRIES", "0")
     result = cli("--task-file", _tasks(tmp_path, [ADD_TASK]), "--model", "some-model:1b",
                  "--store", str(tmp_path / "r.sqlite"))

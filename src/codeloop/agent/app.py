@@ -54,8 +54,9 @@ class AgentApp:
                  multi_agent: bool, thread: str, console: Console) -> None:
         self.llm, self.workspace, self.store = llm, workspace, store
         self.limits, self.multi_agent, self.console = limits, multi_agent, console
+        # One bus for the app's life (the tools and the session were built with it); each
+        # request lends it to its run, which feeds the store its events.
         self.bus = EventBus()
-        self.bus.subscribe(store)
         self.bus.subscribe(EventPrinter(console))
         self.snapshots = Snapshots(workspace)
         self.session = None if multi_agent else AgentSession(
@@ -99,28 +100,24 @@ class AgentApp:
                                limits=self.limits, checkpointer=self.store.checkpointer())
 
     def _recorded(self, request: str, conversation) -> tuple[Outcome, Any]:
-        run_id = self.store.start_run("agent", {"request": request, "home": str(self.workspace.root),
-                                                "multi_agent": self.multi_agent})
-        self.bus.run_id = run_id
-        if self.workspace.unsafe_no_sandbox:  # in the run's events too, not only on screen
-            from codeloop.events import Progress
-            from codeloop.sandbox.unsafe import UNSANDBOXED_NOTICE
+        inputs = {"request": request, "home": str(self.workspace.root),
+                  "multi_agent": self.multi_agent}
+        with self.store.run("agent", inputs, bus=self.bus) as run:
+            if self.workspace.unsafe_no_sandbox:  # in the run's events too, not only on screen
+                from codeloop.events import Progress
+                from codeloop.sandbox.unsafe import UNSANDBOXED_NOTICE
 
-            self.bus.emit(Progress(done=0, total=0, message=UNSANDBOXED_NOTICE))
-        try:
-            outcome = conversation.ask(request)
-        except (LLMError, SnapshotError) as exc:
-            self.store.finish_run(run_id, "error", {"error": str(exc)})
-            raise
-        if self.snapshots.omitted:  # the change summary is partial: say so, and why
-            self.console.print(f"[yellow]note:[/] {escape(self.snapshots.omitted)}",
-                               highlight=False)
-        ok = outcome.status in ("finished", "approved")
-        self.store.finish_run(run_id, "done" if ok else outcome.status,
-                              {"answer": outcome.answer, "status": outcome.status,
-                               "steps": outcome.steps, "tokens": outcome.tokens,
-                               "changes": [c.as_dict() for c in outcome.changes]})
-        return outcome, run_id
+                run.bus.emit(Progress(done=0, total=0, message=UNSANDBOXED_NOTICE))
+            outcome = conversation.ask(request)  # an error is recorded by the run, then raised
+            if self.snapshots.omitted:  # the change summary is partial: say so, and why
+                self.console.print(f"[yellow]note:[/] {escape(self.snapshots.omitted)}",
+                                   highlight=False)
+            ok = outcome.status in ("finished", "approved")
+            run.finish("done" if ok else outcome.status,
+                       {"answer": outcome.answer, "status": outcome.status,
+                        "steps": outcome.steps, "tokens": outcome.tokens,
+                        "changes": [c.as_dict() for c in outcome.changes]})
+        return outcome, run.id
 
     def run_once(self, request: str, *, as_json: bool = False) -> int:
         try:

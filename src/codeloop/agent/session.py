@@ -23,6 +23,7 @@ from codeloop.agent.snapshots import FileChange, SnapshotError, Snapshots
 from codeloop.agent.state import message, new_turn_input
 from codeloop.events import EventBus, StageEnd, StageStart
 from codeloop.llm.base import LLM
+from codeloop.store import saved_threads
 
 THREAD_PREFIX = "agent:"
 
@@ -42,15 +43,6 @@ class TurnResult:
     tokens: int
     changes: list[FileChange] = field(default_factory=list)
     result: dict[str, Any] = field(default_factory=dict)
-
-
-def list_threads(checkpointer: Any, prefix: str) -> list[str]:
-    """Names of the agent threads saved in the store under `prefix`, oldest first."""
-    rows = checkpointer.conn.execute(
-        "SELECT thread_id, MIN(rowid) FROM checkpoints WHERE substr(thread_id, 1, ?) = ? "
-        "GROUP BY thread_id ORDER BY 2", (len(prefix), prefix),
-    ).fetchall()
-    return [row[0][len(prefix):] for row in rows]
 
 
 class AgentSession:
@@ -78,7 +70,8 @@ class AgentSession:
         return self.thread
 
     def threads(self) -> list[str]:
-        return list_threads(self.checkpointer, self.prefix)
+        """This workspace's threads only (the store reads its own tables)."""
+        return saved_threads(self.checkpointer, self.prefix)
 
     def history(self) -> list[dict[str, Any]]:
         """The thread's requests, answers and notes, in order."""

@@ -1,1 +1,2 @@
-"""One module per CLI command group; each exposes register(app)."""
+"""One module per CLI command or group: its commands are module-level functions (importable
+and testable alone); `register(app)` adds them to an app in one line; codeloop.cli lists them."""

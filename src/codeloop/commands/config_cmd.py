@@ -10,54 +10,60 @@ import typer
 from codeloop.commands.common import fail
 
 
-def register(app: typer.Typer) -> None:
-    config_app = typer.Typer(help="Show the effective configuration.", no_args_is_help=True)
-    app.add_typer(config_app, name="config")
+def show(
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+    model: str = typer.Option(None, "--model", help="Override the model spec."),
+    store: str = typer.Option(None, "--store", help="Override the run store path."),
+) -> None:
+    """Print every setting, its value and its source (default, file, env, cli)."""
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
 
-    @config_app.command("show")
-    def show(
-        as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
-        model: str = typer.Option(None, "--model", help="Override the model spec."),
-        store: str = typer.Option(None, "--store", help="Override the run store path."),
-    ) -> None:
-        """Print every setting, its value and its source (default, file, env, cli)."""
-        from rich.console import Console
-        from rich.markup import escape
-        from rich.table import Table
+    from codeloop.config import SECRET_KEYS, ConfigError, load_config
+    from codeloop.project_config import PROJECT_RULES
+    from codeloop.textsafe import printable
 
-        from codeloop.config import SECRET_KEYS, ConfigError, load_config
-        from codeloop.project_config import PROJECT_RULES
-        from codeloop.textsafe import printable
-
-        try:
-            effective = load_config({"model": model, "store": store})
-        except ConfigError as exc:
-            fail(str(exc))
-        rows = effective.rows()
-        if as_json:
-            data = {}
-            for key, value, source in rows:
-                rule = PROJECT_RULES.get(key)
-                data[key] = {"value": value, "source": source,
-                             "project_file_may": rule[1] if rule else "not set it",
-                             "ignored": [{"value": "(hidden)" if key in SECRET_KEYS else i.value,
-                                          "path": i.path, "reason": i.reason}
-                                         for i in effective.ignored if i.key == key]}
-            typer.echo(json.dumps(data, indent=2, default=str))
-            for warning in effective.warnings():
-                typer.echo(f"warning: {printable(warning)}", err=True)
-            return
-        table = Table(title="codeloop configuration")
-        for column in ("setting", "value", "source", "project file may"):
-            table.add_column(column)
+    try:
+        effective = load_config({"model": model, "store": store})
+    except ConfigError as exc:
+        fail(str(exc))
+    rows = effective.rows()
+    if as_json:
+        data = {}
         for key, value, source in rows:
             rule = PROJECT_RULES.get(key)
-            table.add_row(key, escape(printable(str(value))), escape(printable(source)),
-                          rule[1] if rule else "[dim]not set it[/]")
-        console = Console()
-        console.print(table)
-        if effective.ignored:
-            console.print("[yellow]Ignored (a project file may only tighten settings):[/]")
-            for item in effective.ignored:
-                console.print("  " + escape(printable(item.warning())), highlight=False,
-                              soft_wrap=True)
+            data[key] = {"value": value, "source": source,
+                         "project_file_may": rule[1] if rule else "not set it",
+                         "ignored": [{"value": "(hidden)" if key in SECRET_KEYS else i.value,
+                                      "path": i.path, "reason": i.reason}
+                                     for i in effective.ignored if i.key == key]}
+        typer.echo(json.dumps(data, indent=2, default=str))
+        for warning in effective.warnings():
+            typer.echo(f"warning: {printable(warning)}", err=True)
+        return
+    table = Table(title="codeloop configuration")
+    for column in ("setting", "value", "source", "project file may"):
+        table.add_column(column)
+    for key, value, source in rows:
+        rule = PROJECT_RULES.get(key)
+        table.add_row(key, escape(printable(str(value))), escape(printable(source)),
+                      rule[1] if rule else "[dim]not set it[/]")
+    console = Console()
+    console.print(table)
+    if effective.ignored:
+        console.print("[yellow]Ignored (a project file may only tighten settings):[/]")
+        for item in effective.ignored:
+            console.print("  " + escape(printable(item.warning())), highlight=False,
+                          soft_wrap=True)
+
+
+def config_app() -> typer.Typer:
+    """The `config` group, built fresh so each app that registers it owns its own."""
+    group = typer.Typer(help="Show the effective configuration.", no_args_is_help=True)
+    group.command("show")(show)
+    return group
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(config_app(), name="config")

@@ -10,43 +10,50 @@ import typer
 from codeloop.commands.common import fail, settings_from_cli
 
 
+def models(
+    ctx: typer.Context,
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+    bench: bool = typer.Option(False, "--bench", help="Measure local speed vs raw llama.cpp."),
+    model: str = typer.Option(
+        "local:qwen2.5-coder-0.5b", "--model", help="Model for --bench."
+    ),
+    repeats: int = typer.Option(3, "--repeats", help="Interleaved repeats for --bench."),
+) -> None:
+    """List backends and models, and whether each is installed and verified."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from codeloop.llm.base import LLMError
+
+    settings = settings_from_cli()
+    try:
+        if bench:
+            _bench(model, repeats, settings, as_json)
+        else:
+            _list(settings, as_json)
+    except LLMError as exc:
+        fail(str(exc))
+
+
+def install(spec: str = typer.Argument(..., help="e.g. local:qwen2.5-coder-0.5b")) -> None:
+    """Assemble and verify an embedded model into the cache (fast when already done)."""
+    from codeloop.llm.base import LLMError
+
+    try:
+        _install(spec)
+    except LLMError as exc:
+        fail(str(exc))
+
+
+def models_app() -> typer.Typer:
+    """The `models` group, built fresh so each app that registers it owns its own."""
+    group = typer.Typer(help="List, install and benchmark models.")
+    group.callback(invoke_without_command=True)(models)  # bare `codeloop models` lists
+    group.command("install")(install)
+    return group
+
+
 def register(app: typer.Typer) -> None:
-    models_app = typer.Typer(help="List, install and benchmark models.")
-    app.add_typer(models_app, name="models")
-
-    @models_app.callback(invoke_without_command=True)
-    def models(
-        ctx: typer.Context,
-        as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
-        bench: bool = typer.Option(False, "--bench", help="Measure local speed vs raw llama.cpp."),
-        model: str = typer.Option(
-            "local:qwen2.5-coder-0.5b", "--model", help="Model for --bench."
-        ),
-        repeats: int = typer.Option(3, "--repeats", help="Interleaved repeats for --bench."),
-    ) -> None:
-        """List backends and models, and whether each is installed and verified."""
-        if ctx.invoked_subcommand is not None:
-            return
-        from codeloop.llm.base import LLMError
-
-        settings = settings_from_cli()
-        try:
-            if bench:
-                _bench(model, repeats, settings, as_json)
-            else:
-                _list(settings, as_json)
-        except LLMError as exc:
-            fail(str(exc))
-
-    @models_app.command("install")
-    def install(spec: str = typer.Argument(..., help="e.g. local:qwen2.5-coder-0.5b")) -> None:
-        """Assemble and verify an embedded model into the cache (fast when already done)."""
-        from codeloop.llm.base import LLMError
-
-        try:
-            _install(spec)
-        except LLMError as exc:
-            fail(str(exc))
+    app.add_typer(models_app(), name="models")
 
 
 def _list(settings, as_json: bool) -> None:

@@ -39,87 +39,89 @@ def _load_tasks(task_file: Path | None, task_id: str | None):
     return tasks
 
 
-def register(app: typer.Typer) -> None:
-    @app.command("solve")
-    def solve(
-        task_file: Path = typer.Option(None, "--task-file", help="JSON list of tasks "
-                                       "{task_id, signature, docstring, examples?}. "
-                                       "Default: the bundled example tasks."),
-        task_id: str = typer.Option(None, "--task-id", help="Solve only this task."),
-        test_file: Path = typer.Option(None, "--test-file", help="A pytest file whose tests "
-                                       "(test_<task_id>_*) review runs too."),
-        model: str = typer.Option(None, "--model", help="Model spec, e.g. "
-                                  "local:qwen2.5-coder-1.5b, ollama:NAME or a bare Ollama name."),
-        show_node_info: bool = typer.Option(False, "--show-node-info",
-                                            help="Show each stage's output, live."),
-        as_json: bool = typer.Option(False, "--json", help="Machine-readable result."),
-        store: str = typer.Option(None, "--store", help="Run store path (SQLite)."),
-        max_refinements: int = typer.Option(3, "--max-refinements", min=0, max=3,
-                                            help="Refinement rounds at most (0-3)."),
-        plan_first: bool = typer.Option(False, "--plan-first",
-                                        help="Run analysis and planning before any code, "
-                                        "even for a task whose first draft would pass."),
-    ) -> None:
-        """Write a function from its signature and docstring, test it, and refine it."""
-        from rich.console import Console
+def solve(
+    task_file: Path = typer.Option(None, "--task-file", help="JSON list of tasks "  # noqa: B008
+                                   "{task_id, signature, docstring, examples?}. "
+                                   "Default: the bundled example tasks."),
+    task_id: str = typer.Option(None, "--task-id", help="Solve only this task."),
+    test_file: Path = typer.Option(  # noqa: B008
+        None, "--test-file", help="A pytest file whose tests (test_<task_id>_*) review runs too."),
+    model: str = typer.Option(None, "--model", help="Model spec, e.g. "
+                              "local:qwen2.5-coder-1.5b, ollama:NAME or a bare Ollama name."),
+    show_node_info: bool = typer.Option(False, "--show-node-info",
+                                        help="Show each stage's output, live."),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable result."),
+    store: str = typer.Option(None, "--store", help="Run store path (SQLite)."),
+    max_refinements: int = typer.Option(3, "--max-refinements", min=0, max=3,
+                                        help="Refinement rounds at most (0-3)."),
+    plan_first: bool = typer.Option(False, "--plan-first",
+                                    help="Run analysis and planning before any code, "
+                                    "even for a task whose first draft would pass."),
+) -> None:
+    """Write a tested function from a signature and a docstring.
 
-        from codeloop.events import EventBus, Progress
-        from codeloop.llm.base import LLMError
-        from codeloop.pipeline.execute import TestFileError, read_test_file
-        from codeloop.pipeline.runner import solve_task
-        from codeloop.pipeline.view import LiveStages, render_result
-        from codeloop.sandbox.unsafe import UNSANDBOXED_NOTICE
+    The draft runs against the task's examples (and --test-file's tests) in the sandbox and
+    is refined until it passes or the rounds run out."""
+    from rich.console import Console
 
-        tasks = _load_tasks(task_file, task_id)
-        if test_file is not None:
-            try:
-                read_test_file(test_file)
-            except TestFileError as exc:
-                fail(str(exc))
-        settings = settings_from_cli(model=model, store=store)
+    from codeloop.events import Progress
+    from codeloop.llm.base import LLMError
+    from codeloop.pipeline.execute import TestFileError, read_test_file
+    from codeloop.pipeline.runner import solve_task
+    from codeloop.pipeline.view import LiveStages, render_result
+    from codeloop.sandbox.unsafe import UNSANDBOXED_NOTICE
+
+    tasks = _load_tasks(task_file, task_id)
+    if test_file is not None:
         try:
-            from codeloop.llm.registry import get_llm
-
-            llm = get_llm(model, settings)
-        except LLMError as exc:
+            read_test_file(test_file)
+        except TestFileError as exc:
             fail(str(exc))
+    settings = settings_from_cli(model=model, store=store)
+    try:
+        from codeloop.llm.registry import get_llm
 
-        # With --json, stdout holds the JSON alone; the live view goes to stderr.
-        console = Console(stderr=as_json)
-        if settings.unsafe_no_sandbox:
-            console.print(f"[bold red]{UNSANDBOXED_NOTICE}[/]", highlight=False)
-        results = []
-        with open_store(settings.store_path()) as run_store:
-            for _path, task in tasks:
-                run_id = run_store.start_run("solve", {
-                    "task": task.model_dump(), "model": llm.name,
-                    "test_file": str(test_file) if test_file else None})
-                bus = EventBus(run_id)
-                bus.subscribe(run_store)
-                bus.subscribe(LiveStages(console, show_node_info))
-                if settings.unsafe_no_sandbox:
-                    bus.emit(Progress(done=0, total=0, message=UNSANDBOXED_NOTICE))
-                try:
+        llm = get_llm(model, settings)
+    except LLMError as exc:
+        fail(str(exc))
+
+    # With --json, stdout holds the JSON alone; the live view goes to stderr.
+    console = Console(stderr=as_json)
+    if settings.unsafe_no_sandbox:
+        console.print(f"[bold red]{UNSANDBOXED_NOTICE}[/]", highlight=False)
+    results = []
+    with open_store(settings.store_path()) as run_store:
+        for _path, task in tasks:
+            inputs = {"task": task.model_dump(), "model": llm.name,
+                      "test_file": str(test_file) if test_file else None}
+            try:  # the run records the error itself; the user gets one line
+                with run_store.run("solve", inputs) as run:
+                    run.bus.subscribe(LiveStages(console, show_node_info))
+                    if settings.unsafe_no_sandbox:
+                        run.bus.emit(Progress(done=0, total=0, message=UNSANDBOXED_NOTICE))
                     result = solve_task(
-                        task, llm, bus=bus, test_file=test_file,
+                        task, llm, bus=run.bus, test_file=test_file,
                         max_refinements=max_refinements, show_node_info=show_node_info,
                         stream=show_node_info and not as_json,
                         sandbox_timeout=settings.sandbox_timeout,
                         unsafe_no_sandbox=settings.unsafe_no_sandbox,
-                        checkpointer=run_store.checkpointer(), thread_id=run_id,
+                        checkpointer=run_store.checkpointer(), thread_id=run.id,
                         draft_first=not plan_first)
-                except (LLMError, TestFileError) as exc:
-                    run_store.finish_run(run_id, "error", {"error": str(exc)})
-                    fail(f"{task.task_id}: {exc}")
-                run_store.finish_run(run_id, "passed" if result.passed else "failed",
-                                     result.model_dump())
-                results.append((run_id, result))
-                if not as_json:
-                    render_result(console, result)
-                    console.print(f"[dim]run {run_id} saved in {settings.store_path()}[/]")
-        if as_json:
-            payload = [{"run_id": rid, "sandboxed": not settings.unsafe_no_sandbox,
-                        **r.model_dump()} for rid, r in results]
-            typer.echo(json.dumps(payload[0] if len(payload) == 1 else payload, indent=2))
-        if not all(r.passed for _, r in results):
-            raise typer.Exit(1)
+                    run.finish("passed" if result.passed else "failed",
+                               result.model_dump())
+            except (LLMError, TestFileError) as exc:
+                fail(f"{task.task_id}: {exc}")
+            results.append((run.id, result))
+            if not as_json:
+                render_result(console, result)
+                console.print(f"[dim]run {run.id} saved in {settings.store_path()}[/]")
+    if as_json:
+        payload = [{"run_id": rid, "sandboxed": not settings.unsafe_no_sandbox,
+                    **r.model_dump()} for rid, r in results]
+        typer.echo(json.dumps(payload[0] if len(payload) == 1 else payload, indent=2))
+    if not all(r.passed for _, r in results):
+        raise typer.Exit(1)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("solve")(solve)

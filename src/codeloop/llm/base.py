@@ -156,6 +156,10 @@ class UnknownModelSpec(LLMError):
     pass
 
 
+class RealModelForbidden(LLMError):
+    """This run (a test run) forbids calls to real models; see codeloop.llm.guard."""
+
+
 class MalformedResponse(LLMError):
     """The backend answered, but not with the response shape its API promises."""
 

@@ -8,40 +8,25 @@ contexts are not thread-safe).
 from __future__ import annotations
 
 import atexit
-import os
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from codeloop.llm.backend import BackendLLM, ModelRequest
 from codeloop.llm.base import (
     ContextOverflow,
-    JsonReply,
-    LLMError,
-    Message,
     MessagesLike,
     ModelNotAvailable,
     Reply,
     Usage,
     to_messages,
 )
-from codeloop.llm.schema import complete_with_validation, to_structured
-
-FORBID_ENV = "CODELOOP_FORBID_REAL_MODELS"
-# Constrained decoding always yields JSON; a retry only helps when max_tokens cut it short.
-JSON_ATTEMPTS = 2
+from codeloop.llm.guard import check_real_models_allowed
 
 _instances: dict[tuple[str, int, int], _LoadedModel] = {}
 _instances_lock = threading.Lock()
-
-
-def check_real_models_allowed() -> None:
-    if os.environ.get(FORBID_ENV) == "1":
-        raise LLMError(
-            f"real model calls are forbidden in this test run ({FORBID_ENV}=1); "
-            "use the scripted model or mark the test real_model"
-        )
 
 
 def import_llama_cpp() -> Any:
@@ -115,11 +100,14 @@ def load_model(path: Path, n_ctx: int, n_threads: int) -> _LoadedModel:
         return _instances[key]
 
 
-class LocalLLM:
+class LocalLLM(BackendLLM):
     """An LLM backed by a GGUF file run in this process."""
 
+    # Constrained decoding always yields JSON; a retry only helps when max_tokens cut it short.
+    json_attempts = 2
+
     def __init__(self, model_path: str | Path, *, name: str, n_ctx: int, n_threads: int) -> None:
-        check_real_models_allowed()
+        check_real_models_allowed(name)  # before loading the weights
         self.name = name
         self.path = Path(model_path)
         self.n_ctx = n_ctx
@@ -132,66 +120,49 @@ class LocalLLM:
         with self._model.lock:
             return self._model.count_prompt_tokens(payload)
 
-    # ------------------------------------------------------------------ LLM protocol
-
-    def complete(
-        self,
-        messages: MessagesLike,
-        *,
-        max_tokens: int = 512,
-        temperature: float = 0.0,
-        stop: list[str] | None = None,
-    ) -> Reply:
-        return self._complete(to_messages(messages), max_tokens, temperature, stop, None)
-
-    def complete_json(
-        self,
-        messages: MessagesLike,
-        schema: dict[str, Any] | type,
-        *,
-        max_tokens: int = 512,
-        temperature: float = 0.0,
-    ) -> JsonReply:
-        structured = to_structured(schema)
-        response_format = {"type": "json_object", "schema": structured.schema}
-
-        def call(conversation: list[Message]) -> Reply:
-            return self._complete(conversation, max_tokens, temperature, None, response_format)
-
-        return complete_with_validation(
-            call, to_messages(messages), structured, attempts=JSON_ATTEMPTS
-        )
-
-    def stream(
-        self,
-        messages: MessagesLike,
-        *,
-        max_tokens: int = 512,
-        temperature: float = 0.0,
-        stop: list[str] | None = None,
-    ) -> Iterator[str | Reply]:
-        payload = [m.as_dict() for m in to_messages(messages)]
+    def _generate(self, request: ModelRequest) -> Iterator[str | Reply]:
+        payload = [m.as_dict() for m in request.messages]
+        extra: dict[str, Any] = {}
+        if request.schema is not None:
+            extra["response_format"] = {"type": "json_object", "schema": request.schema.schema}
         with self._model.lock:
             started = time.perf_counter()
-            prompt_tokens = self._check_fits(payload, max_tokens)
-            pieces: list[str] = []
-            finish = "stop"
-            chunks = self._model.llama.create_chat_completion(
-                messages=payload, max_tokens=max_tokens, temperature=temperature,
-                stop=stop or None, stream=True,
+            prompt_tokens = self._check_fits(payload, request.max_tokens)
+            result = self._model.llama.create_chat_completion(
+                messages=payload, max_tokens=request.max_tokens,
+                temperature=request.temperature, stop=request.stop or None,
+                stream=request.stream, **extra,
             )
-            for chunk in chunks:
-                choice = chunk["choices"][0]
-                piece = choice.get("delta", {}).get("content")
-                if piece:
-                    pieces.append(piece)
-                    yield piece
-                finish = choice.get("finish_reason") or finish
-            text = "".join(pieces)
-            usage = Usage(prompt_tokens, self._model.count_text_tokens(text))
-            yield Reply(text, usage, time.perf_counter() - started, self.name, finish)
+            if request.stream:
+                yield from self._streamed(result, prompt_tokens, started)
+                return
+            seconds = time.perf_counter() - started
+        choice = result["choices"][0]
+        usage = result.get("usage") or {}
+        yield Reply(
+            choice["message"].get("content") or "",
+            Usage(usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0)),
+            seconds,
+            self.name,
+            choice.get("finish_reason") or "stop",
+        )
 
     # ------------------------------------------------------------------ internals
+
+    def _streamed(self, chunks: Iterator[dict[str, Any]], prompt_tokens: int,
+                  started: float) -> Iterator[str | Reply]:
+        pieces: list[str] = []
+        finish = "stop"
+        for chunk in chunks:
+            choice = chunk["choices"][0]
+            piece = choice.get("delta", {}).get("content")
+            if piece:
+                pieces.append(piece)
+                yield piece
+            finish = choice.get("finish_reason") or finish
+        text = "".join(pieces)
+        usage = Usage(prompt_tokens, self._model.count_text_tokens(text))
+        yield Reply(text, usage, time.perf_counter() - started, self.name, finish)
 
     def _check_fits(self, payload: list[dict[str, str]], max_tokens: int) -> int:
         prompt_tokens = self._model.count_prompt_tokens(payload)
@@ -204,31 +175,3 @@ class LocalLLM:
                 limit=self.n_ctx,
             )
         return prompt_tokens
-
-    def _complete(
-        self,
-        messages: list[Message],
-        max_tokens: int,
-        temperature: float,
-        stop: list[str] | None,
-        response_format: dict[str, Any] | None,
-    ) -> Reply:
-        payload = [m.as_dict() for m in messages]
-        with self._model.lock:
-            started = time.perf_counter()
-            self._check_fits(payload, max_tokens)
-            extra = {"response_format": response_format} if response_format else {}
-            result = self._model.llama.create_chat_completion(
-                messages=payload, max_tokens=max_tokens, temperature=temperature,
-                stop=stop or None, **extra,
-            )
-            seconds = time.perf_counter() - started
-        choice = result["choices"][0]
-        usage = result.get("usage") or {}
-        return Reply(
-            choice["message"].get("content") or "",
-            Usage(usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0)),
-            seconds,
-            self.name,
-            choice.get("finish_reason") or "stop",
-        )

@@ -8,8 +8,10 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any
 
+from codeloop.llm.backend import BackendLLM, ModelRequest
 from codeloop.llm.base import (
     BackendHTTPError,
     BackendTimeout,
@@ -18,21 +20,13 @@ from codeloop.llm.base import (
     LLMError,
     MalformedResponse,
     Message,
-    MessagesLike,
     Reply,
     Usage,
-    to_messages,
 )
-from codeloop.llm.schema import (
-    StructuredSchema,
-    complete_with_validation,
-    schema_instruction,
-    to_structured,
-)
+from codeloop.llm.schema import StructuredSchema, complete_with_validation, schema_instruction
 
 log = logging.getLogger(__name__)
 
-JSON_ATTEMPTS = 3
 # Statuses that mean "this server does not do json_schema output", not "the call failed".
 _SCHEMA_REJECTED = {400, 404, 415, 422, 501}
 
@@ -50,9 +44,11 @@ def is_schema_rejection(exc: LLMError) -> bool:
     return exc.status in _SCHEMA_REJECTED or "response_format" in str(exc)
 
 
-class OpenAICompatLLM:
+class OpenAICompatLLM(BackendLLM):
     """`name` is the spec ("openai:gpt-4o-mini", "ollama:qwen2.5-coder:7b"); `model` is what
     the server calls the model (for Azure: the deployment)."""
+
+    json_attempts = 3
 
     def __init__(
         self,
@@ -94,37 +90,64 @@ class OpenAICompatLLM:
                 base_url=base_url or None, api_key=key, timeout=timeout, max_retries=0
             )
 
-    # ------------------------------------------------------------------ LLM protocol
+    def _generate(self, request: ModelRequest) -> Iterator[str | Reply]:
+        started = time.perf_counter()
+        if request.stream:
+            yield from self._streamed(request, started)
+        else:
+            yield self._answered(request, started)
 
-    def complete(
-        self,
-        messages: MessagesLike,
-        *,
-        max_tokens: int = 512,
-        temperature: float = 0.0,
-        stop: list[str] | None = None,
-    ) -> Reply:
-        return self._complete(to_messages(messages), max_tokens, temperature, stop, None)
-
-    def complete_json(
-        self,
-        messages: MessagesLike,
-        schema: dict[str, Any] | type,
-        *,
-        max_tokens: int = 512,
-        temperature: float = 0.0,
-    ) -> JsonReply:
-        structured = to_structured(schema)
-        msgs = to_messages(messages)
+    def _structured(self, request: ModelRequest) -> JsonReply:
+        """json_schema output where the server does it; else the schema goes in the prompt
+        and the reply is validated (and retried) here."""
+        structured = request.schema
+        assert structured is not None
 
         def fallback() -> JsonReply:
+            hinted = replace(request, messages=_with_schema_hint(request.messages, structured),
+                             schema=None)
             return complete_with_validation(
-                lambda conv: self._complete(conv, max_tokens, temperature, None, None),
-                _with_schema_hint(msgs, structured), structured, attempts=JSON_ATTEMPTS,
+                lambda conv: self._reply(replace(hinted, messages=conv)), hinted.messages,
+                structured, attempts=self.json_attempts,
             )
 
-        if self._json_schema_ok:
-            fmt = {
+        if not self._json_schema_ok:
+            return fallback()
+        try:
+            return super()._structured(request)
+        except BackendHTTPError as exc:
+            if not is_schema_rejection(exc):
+                raise
+            log.warning("%s: server rejected json_schema output (%s); falling back to "
+                        "validate-and-retry", self.name, exc)
+            result = fallback()
+            # Remembered only once the fallback worked: a 400 for another reason
+            # (a too-long prompt) must not switch structured output off for good.
+            self._json_schema_ok = False
+            return result
+
+    # ------------------------------------------------------------------ internals
+
+    def _payload(self, request: ModelRequest) -> dict[str, Any]:
+        msgs = request.messages
+        self._warn_if_too_long(msgs, request.max_tokens)
+        payload: dict[str, Any] = {
+            "model": self.model,
+            "messages": [m.as_dict() for m in msgs],
+            "max_tokens": request.max_tokens,
+            "temperature": request.temperature,
+        }
+        if request.stop:
+            payload["stop"] = request.stop
+        if self.extra_body:
+            payload["extra_body"] = self.extra_body
+        return payload
+
+    def _answered(self, request: ModelRequest, started: float) -> Reply:
+        payload = self._payload(request)
+        structured = request.schema
+        if structured is not None:
+            payload["response_format"] = {
                 "type": "json_schema",
                 "json_schema": {
                     "name": structured.name,
@@ -132,34 +155,29 @@ class OpenAICompatLLM:
                     "strict": structured.strict_compatible,
                 },
             }
-            try:
-                return complete_with_validation(
-                    lambda conv: self._complete(conv, max_tokens, temperature, None, fmt),
-                    msgs, structured, attempts=JSON_ATTEMPTS,
-                )
-            except BackendHTTPError as exc:
-                if not is_schema_rejection(exc):
-                    raise
-                log.warning("%s: server rejected json_schema output (%s); falling back to "
-                            "validate-and-retry", self.name, exc)
-                result = fallback()
-                # Remembered only once the fallback worked: a 400 for another reason
-                # (a too-long prompt) must not switch structured output off for good.
-                self._json_schema_ok = False
-                return result
-        return fallback()
+        # A rejected response_format is an answer, not a hiccup: do not retry it.
+        retry_if = (lambda e: is_transient(e) and not is_schema_rejection(e)) if structured \
+            else is_transient
+        response = self._with_retries(
+            lambda: self._client.chat.completions.create(**payload), retry_if)
+        msgs = request.messages
+        try:
+            choice = response.choices[0]
+            text = choice.message.content or ""
+            finish = choice.finish_reason or "stop"
+            usage = response.usage
+            prompt = usage.prompt_tokens if usage else _estimate_tokens(msgs)
+            completion = usage.completion_tokens if usage else (len(text) + 3) // 4
+        except (AttributeError, IndexError, TypeError, KeyError) as exc:
+            raise MalformedResponse(
+                f"{self.name}: {self.address} answered without a chat completion "
+                f"(no choices/message in the response: {str(response)[:120]!r})"
+            ) from exc
+        return Reply(text, Usage(prompt or 0, completion or 0), time.perf_counter() - started,
+                     self.name, finish)
 
-    def stream(
-        self,
-        messages: MessagesLike,
-        *,
-        max_tokens: int = 512,
-        temperature: float = 0.0,
-        stop: list[str] | None = None,
-    ) -> Iterator[str | Reply]:
-        msgs = to_messages(messages)
-        started = time.perf_counter()
-        chunks = self._open_stream(msgs, max_tokens, temperature, stop)
+    def _streamed(self, request: ModelRequest, started: float) -> Iterator[str | Reply]:
+        chunks = self._open_stream(request)
         pieces: list[str] = []
         finish, usage = "stop", None
         try:
@@ -178,65 +196,21 @@ class OpenAICompatLLM:
             raise self._map_error(exc) from exc
         text = "".join(pieces)
         if usage is None:  # the server sent no usage: estimate
-            usage = Usage(_estimate_tokens(msgs), (len(text) + 3) // 4)
+            usage = Usage(_estimate_tokens(request.messages), (len(text) + 3) // 4)
         yield Reply(text, usage, time.perf_counter() - started, self.name, finish)
 
-    # ------------------------------------------------------------------ internals
-
-    def _request(self, msgs: list[Message], max_tokens: int, temperature: float,
-                 stop: list[str] | None) -> dict[str, Any]:
-        self._warn_if_too_long(msgs, max_tokens)
-        request: dict[str, Any] = {
-            "model": self.model,
-            "messages": [m.as_dict() for m in msgs],
-            "max_tokens": max_tokens,
-            "temperature": temperature,
-        }
-        if stop:
-            request["stop"] = stop
-        if self.extra_body:
-            request["extra_body"] = self.extra_body
-        return request
-
-    def _complete(self, msgs: list[Message], max_tokens: int, temperature: float,
-                  stop: list[str] | None, response_format: dict[str, Any] | None) -> Reply:
-        request = self._request(msgs, max_tokens, temperature, stop)
-        if response_format:
-            request["response_format"] = response_format
-        started = time.perf_counter()
-        # A rejected response_format is an answer, not a hiccup: do not retry it.
-        retry_if = (lambda e: is_transient(e) and not is_schema_rejection(e)) if response_format \
-            else is_transient
-        response = self._with_retries(
-            lambda: self._client.chat.completions.create(**request), retry_if)
-        try:
-            choice = response.choices[0]
-            text = choice.message.content or ""
-            finish = choice.finish_reason or "stop"
-            usage = response.usage
-            prompt = usage.prompt_tokens if usage else _estimate_tokens(msgs)
-            completion = usage.completion_tokens if usage else (len(text) + 3) // 4
-        except (AttributeError, IndexError, TypeError, KeyError) as exc:
-            raise MalformedResponse(
-                f"{self.name}: {self.address} answered without a chat completion "
-                f"(no choices/message in the response: {str(response)[:120]!r})"
-            ) from exc
-        return Reply(text, Usage(prompt or 0, completion or 0), time.perf_counter() - started,
-                     self.name, finish)
-
-    def _open_stream(self, msgs: list[Message], max_tokens: int, temperature: float,
-                     stop: list[str] | None) -> Any:
-        request = self._request(msgs, max_tokens, temperature, stop)
-        request["stream"] = True
+    def _open_stream(self, request: ModelRequest) -> Any:
+        payload = self._payload(request)
+        payload["stream"] = True
         if self._stream_usage_ok:
             try:
                 return self._with_retries(lambda: self._client.chat.completions.create(
-                    **request, stream_options={"include_usage": True}))
+                    **payload, stream_options={"include_usage": True}))
             except BackendHTTPError as exc:
                 if exc.status not in (400, 422):
                     raise
                 self._stream_usage_ok = False  # an older server: no usage in streams
-        return self._with_retries(lambda: self._client.chat.completions.create(**request))
+        return self._with_retries(lambda: self._client.chat.completions.create(**payload))
 
     def _with_retries(self, call: Callable[[], Any],
                       retry_if: Callable[[LLMError], bool] = is_transient) -> Any:

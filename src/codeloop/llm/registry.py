@@ -1,6 +1,6 @@
 """Model spec strings -> LLM instances, and the list `codeloop models` shows.
 
-Specs: local:qwen2.5-coder-1.5b (default) | local:qwen2.5-coder-0.5b | local:/path/x.gguf |
+Specs: local:qwen2.5-coder-1.5b | local:qwen2.5-coder-0.5b | local:/path/x.gguf |
 openai:MODEL | ollama:MODEL | scripted:PATH | a bare name (an Ollama model, e.g.
 deepseek-coder-v2:16b; a bare embedded-model name or .gguf path means local).
 """
@@ -14,10 +14,10 @@ from typing import Literal
 from codeloop.config import Settings, load_config
 from codeloop.llm import weights
 from codeloop.llm.base import LLM, UnknownModelSpec
+from codeloop.llm.guard import check_real_models_allowed
 
 Backend = Literal["local", "openai", "ollama", "scripted"]
 BACKENDS: tuple[Backend, ...] = ("local", "openai", "ollama", "scripted")
-DEFAULT_SPEC = "local:qwen2.5-coder-1.5b"
 VALID_FORMS = (
     "local:qwen2.5-coder-1.5b, local:qwen2.5-coder-0.5b, local:/path/to/model.gguf, "
     "openai:MODEL, ollama:MODEL (or a bare Ollama name such as deepseek-coder-v2:16b), "
@@ -72,8 +72,15 @@ def parse_spec(spec: str) -> ModelSpec:
     raise UnknownModelSpec(f"cannot understand model spec {text!r}; valid forms: {VALID_FORMS}")
 
 
-def get_llm(spec: str | None = None, settings: Settings | None = None) -> LLM:
-    """Build the backend a spec names (default: settings.model)."""
+def get_llm(spec: str | Settings | None = None, settings: Settings | None = None) -> LLM:
+    """The model the settings name: `get_llm(settings)`. `get_llm(spec, settings)` builds
+    another spec with those settings (a command's --model); the default model name lives in
+    one place, `Settings.model`."""
+    if isinstance(spec, Settings):
+        if settings is not None:
+            raise TypeError("get_llm takes one Settings: get_llm(settings) or "
+                            "get_llm(spec, settings)")
+        spec, settings = None, spec
     settings = settings or load_config().settings
     parsed = parse_spec(spec or settings.model)
     if parsed.backend == "scripted":
@@ -81,9 +88,9 @@ def get_llm(spec: str | None = None, settings: Settings | None = None) -> LLM:
 
         return ScriptedLLM.from_file(parsed.name, name=str(parsed))
     if parsed.backend == "local":
-        from codeloop.llm.local import LocalLLM, check_real_models_allowed
+        from codeloop.llm.local import LocalLLM
 
-        check_real_models_allowed()  # before assembling a gigabyte for nothing
+        check_real_models_allowed(str(parsed))  # before assembling a gigabyte for nothing
         if parsed.is_path:
             path = weights.check_gguf(parsed.name)
         else:

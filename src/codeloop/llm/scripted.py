@@ -23,17 +23,8 @@ from typing import Any
 import yaml
 
 from codeloop.llm import base
-from codeloop.llm.base import (
-    JsonReply,
-    LLMError,
-    Message,
-    MessagesLike,
-    Reply,
-    ScriptExhausted,
-    Usage,
-    to_messages,
-)
-from codeloop.llm.schema import to_structured
+from codeloop.llm.backend import BackendLLM, ModelRequest
+from codeloop.llm.base import JsonReply, LLMError, Message, Reply, ScriptExhausted, Usage
 
 _ERRORS = {
     name: cls
@@ -95,10 +86,12 @@ def _parse_entry(raw: str | dict, index: int) -> _Entry:
     return entry
 
 
-class ScriptedLLM:
+class ScriptedLLM(BackendLLM):
     """An LLM whose replies are given in advance. `.calls` holds every call's messages;
     beside it, `.schemas` the JSON schema each call was asked for (None for plain text) and
     `.temperatures` the temperature it was asked at."""
+
+    calls_real_model = False
 
     def __init__(self, replies: list[str | dict], name: str = "scripted") -> None:
         if not isinstance(replies, list):
@@ -135,53 +128,29 @@ class ScriptedLLM:
     def remaining(self) -> int:
         return len(self._ordered) - self._next
 
-    # ------------------------------------------------------------------ LLM protocol
+    # ------------------------------------------------------------------ the one primitive
 
-    def complete(
-        self,
-        messages: MessagesLike,
-        *,
-        max_tokens: int = 512,
-        temperature: float = 0.0,
-        stop: list[str] | None = None,
-    ) -> Reply:
-        return self._complete(to_messages(messages), None, stop, temperature)
-
-    def complete_json(
-        self,
-        messages: MessagesLike,
-        schema: dict[str, Any] | type,
-        *,
-        max_tokens: int = 512,
-        temperature: float = 0.0,
-    ) -> JsonReply:
-        structured = to_structured(schema)
-        reply = self._complete(to_messages(messages), structured.schema, None, temperature)
-        return JsonReply(structured.parse_text(reply.text), reply)
-
-    def stream(
-        self,
-        messages: MessagesLike,
-        *,
-        max_tokens: int = 512,
-        temperature: float = 0.0,
-        stop: list[str] | None = None,
-    ) -> Iterator[str | Reply]:
-        reply = self.complete(messages, max_tokens=max_tokens, temperature=temperature, stop=stop)
-        yield from re.findall(r"\S+\s*|\s+", reply.text)
-        yield reply
-
-    # ------------------------------------------------------------------ internals
-
-    def _complete(self, msgs: list[Message], schema: dict[str, Any] | None,
-                  stop: list[str] | None, temperature: float) -> Reply:
+    def _generate(self, request: ModelRequest) -> Iterator[str | Reply]:
         started = time.perf_counter()
-        text = self._answer(msgs, schema, temperature)
-        for marker in stop or []:
+        schema = request.schema.schema if request.schema is not None else None
+        text = self._answer(request.messages, schema, request.temperature)
+        for marker in request.stop or []:
             if marker and marker in text:
                 text = text[: text.index(marker)]
-        usage = Usage(sum(approx_tokens(m.content) for m in msgs), approx_tokens(text))
-        return Reply(text, usage, time.perf_counter() - started, self.name)
+        usage = Usage(sum(approx_tokens(m.content) for m in request.messages),
+                      approx_tokens(text))
+        reply = Reply(text, usage, time.perf_counter() - started, self.name)
+        if request.stream:
+            yield from re.findall(r"\S+\s*|\s+", text)
+        yield reply
+
+    def _structured(self, request: ModelRequest) -> JsonReply:
+        # One scripted reply per call: a test scripts the invalid reply it wants to see.
+        assert request.schema is not None
+        reply = self._reply(request)
+        return JsonReply(request.schema.parse_text(reply.text), reply)
+
+    # ------------------------------------------------------------------ internals
 
     def _answer(self, msgs: list[Message], schema: dict[str, Any] | None,
                 temperature: float) -> str:

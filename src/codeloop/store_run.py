@@ -1,0 +1,94 @@
+"""One run's lifecycle in the run store: `with store.run(job, inputs) as run:`.
+
+The block gets the run's id and an event bus the store listens to. It ends the run with
+`run.finish(status, result)`. What else can happen is recorded, never lost:
+- an exception inside the block finishes the run as "error" with its message (Ctrl-C as
+  "interrupted"), then goes on up to the caller;
+- a block that ends without `finish` is a bug in the job: the run is recorded as "error"
+  saying so, and UnfinishedRun is raised, so it cannot pass for a silent success.
+
+Every job (solve, agent, review, build, ask) and the HTTP server's worker threads open their
+runs this way; a Run is used by one thread, many Runs may share one store.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from typing import TYPE_CHECKING, Any
+
+from codeloop.events import EventBus
+
+if TYPE_CHECKING:
+    from codeloop.store import RunStore
+
+__all__ = ["Run", "UnfinishedRun", "open_run"]
+
+NOT_FINISHED = "the run ended without a result: the job never called run.finish()"
+
+
+class UnfinishedRun(RuntimeError):
+    """A `store.run(...)` block ended without `run.finish(...)` (a bug in the job)."""
+
+
+class Run:
+    """A running job: its id, its event bus, and the one way to finish it."""
+
+    def __init__(self, store: RunStore, run_id: str, bus: EventBus) -> None:
+        self._store = store
+        self.id = run_id
+        self.bus = bus
+        self._finish_lock = threading.Lock()
+        self.status: str | None = None  # set once, by finish
+
+    @property
+    def finished(self) -> bool:
+        return self.status is not None
+
+    def finish(self, status: str, result: Any = None) -> None:
+        """Record the run's outcome. A run finishes once: a second call is a bug."""
+        if status == "running":
+            raise ValueError("a run cannot finish as 'running'")
+        if not self._settle(status, result):
+            raise RuntimeError(f"run {self.id} is already finished ({self.status})")
+
+    def _settle(self, status: str, result: Any) -> bool:
+        """Finish the run unless it is finished already; whether this call finished it."""
+        with self._finish_lock:  # a job may finish from a worker thread
+            if self.status is not None:
+                return False
+            self._store.finish_run(self.id, status, result)
+            self.status = status
+            return True
+
+
+def _failure(exc: BaseException) -> tuple[str, dict[str, str]]:
+    status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "error"
+    return status, {"error": str(exc) or type(exc).__name__}
+
+
+@contextmanager
+def open_run(store: RunStore, job: str, inputs: dict[str, Any] | None = None,
+             bus: EventBus | None = None) -> Iterator[Run]:
+    """Start a run, give it a bus the store listens to, and finish it whatever happens.
+
+    `bus`: a caller's long-lived bus (an agent REPL's, whose tools were built with it) is
+    lent to the run: it carries the run's id and feeds the store for the block only.
+    """
+    run_id = store.start_run(job, inputs)
+    bus = bus if bus is not None else EventBus()
+    previous_id, bus.run_id = bus.run_id, run_id
+    stop_recording = bus.subscribe(store)
+    run = Run(store, run_id, bus)
+    try:
+        yield run
+    except BaseException as exc:
+        with suppress(Exception):  # the store failing too must not hide the cause
+            run._settle(*_failure(exc))
+        raise
+    finally:
+        stop_recording()
+        bus.run_id = previous_id
+    if run._settle("error", {"error": NOT_FINISHED}):
+        raise UnfinishedRun(f"run {run_id} ({job}): {NOT_FINISHED}")
