@@ -24,14 +24,14 @@ test: setup-dev
 	$(BIN)/python -m pytest -q
 
 bench-sandbox:
-	$(BIN)/python bench/sandbox_overhead.py
+	$(BIN)/python benchmarks/sandbox_overhead.py
 
 bench-llm:
 	$(BIN)/codeloop models --bench
 
-# The agent's workspace tasks (bench/agent_tasks), single and multi-agent, on the 1.5B model.
+# The agent's workspace tasks (benchmarks/agent_tasks), single and multi-agent, on the 1.5B model.
 bench-agent:
-	$(BIN)/python bench/agent_bench.py --model local:qwen2.5-coder-1.5b --mode both --out runs/agent-bench.json
+	$(BIN)/python benchmarks/agent_bench.py --model local:qwen2.5-coder-1.5b --mode both --out runs/agent-bench.json
 
 clean:
 	rm -rf $(VENV) .pytest_cache

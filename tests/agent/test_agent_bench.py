@@ -13,7 +13,7 @@ from agent_replies import act, finish, scripted
 
 from codeloop.agent.state import AgentLimits
 
-BENCH = Path(__file__).resolve().parents[2] / "bench" / "agent_bench.py"
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "agent_bench.py"
 FIZZ = ("def fizzbuzz(n):\n    out = []\n    for i in range(1, n + 1):\n"
         "        out.append('FizzBuzz' if i % 15 == 0 else 'Fizz' if i % 3 == 0 else "
         "'Buzz' if i % 5 == 0 else str(i))\n    return out\n")

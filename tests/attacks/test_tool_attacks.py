@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 
 from codeloop.llm.scripted import ScriptedLLM
-from codeloop.pipeline.runner import solve_task
-from codeloop.pipeline.state import CORRECT
-from codeloop.pipeline.tasks import Task
 from codeloop.quality.metrics import compute_metrics
 from codeloop.quality.secret_patterns import find_secrets
+from codeloop.solve.runner import solve_task
+from codeloop.solve.state import CORRECT
+from codeloop.solve.tasks import Task
 from codeloop.tools import ALL_TOOLS, Toolbox, Workspace
 
 TOKEN = "ghp_" + "A1b2" * 9

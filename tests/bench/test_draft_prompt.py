@@ -10,7 +10,7 @@ def _assert_draft_is_one_shot(problems):
     from codeloop.bench.task_builder import task_for
     from codeloop.jobs.prompts import load_prompt
 
-    spec = load_prompt("codeloop.pipeline", "generation")
+    spec = load_prompt("codeloop.solve", "generation")
     for problem in problems:
         source = task_for(problem.public()).prompt_source()
         assert spec.messages(source=source, plan="")[0].content == oneshot_prompt(
@@ -32,7 +32,7 @@ def test_on_mbpp_too_the_draft_is_the_one_shot_call(mbpp):
 ])
 def test_mbpp_review_checks_the_number_of_parameters_not_their_names(mbpp, code, ok):
     from codeloop.bench.task_builder import task_for
-    from codeloop.pipeline.extract import check_signature
+    from codeloop.solve.extract import check_signature
 
     task = task_for(mbpp["Mbpp/11"].public())
     assert task.signature == "def remove_Occ(a, b):" and not task.parameter_names

@@ -1,4 +1,4 @@
-"""bench/visible_failures.py sorts a run's failures by what the task's own examples show."""
+"""benchmarks/visible_failures.py sorts a run's failures by what the task's own examples show."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "visible_failures.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "visible_failures.py"
 
 
 @pytest.fixture(scope="module")

@@ -64,7 +64,7 @@ def test_streaming_emits_tokens_then_the_call(events):
 def test_as_node_wraps_a_stage_in_events_and_appends_its_usage(events):
     bus, recorder = events
     ctx = StageContext(llm=ScriptedLLM(["a", "b"]), task="the task", bus=bus)
-    spec = load_prompt("codeloop.pipeline", "analysis")
+    spec = load_prompt("codeloop.solve", "analysis")
 
     def stage(state, ctx, usage):
         ctx.ask(usage, "thinking", [user("one")], spec)

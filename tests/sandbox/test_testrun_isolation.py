@@ -159,7 +159,7 @@ def test_the_pytest_message_parser_is_linear_and_still_precise():
 
 def test_solve_and_bench_treat_a_harness_failure_as_codeloop_s_not_the_code_s():
     from codeloop.bench.scoring import _from_report
-    from codeloop.pipeline.execute import TestFileError, TestHarnessError, raise_harness_error
+    from codeloop.solve.execute import TestFileError, TestHarnessError, raise_harness_error
 
     report = run_asserts("def f():\n    return 1\n", ["assert f() == 1"],
                          python="/nonexistent/python3", timeout=2)

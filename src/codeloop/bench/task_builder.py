@@ -12,7 +12,7 @@ import ast
 import doctest
 
 from codeloop.bench.datasets import PublicProblem
-from codeloop.pipeline.tasks import Task
+from codeloop.solve.tasks import Task
 
 
 def doctest_examples(docstring: str) -> str:

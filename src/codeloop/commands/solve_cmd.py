@@ -1,6 +1,6 @@
 """`codeloop solve`: function-level tasks through analysis, planning, generation, review and
 refinement (a draft first; the thinking stages when review finds it wrong, see
-pipeline/graph.py). Heavy imports (LangGraph, the model runtime) happen inside the command."""
+solve/graph.py). Heavy imports (LangGraph, the model runtime) happen inside the command."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from codeloop.commands.common import fail, open_store, settings_from_cli
 
 def _load_tasks(task_file: Path | None, task_id: str | None):
     """[(task, its file)] for the run; bad files and unknown ids are clean errors."""
-    from codeloop.pipeline.tasks import (
+    from codeloop.solve.tasks import (
         TaskFileError,
         UnknownTaskError,
         load_bundled_tasks,
@@ -66,10 +66,10 @@ def solve(
 
     from codeloop.events import Progress
     from codeloop.llm.base import LLMError
-    from codeloop.pipeline.execute import TestFileError, read_test_file
-    from codeloop.pipeline.runner import solve_task
-    from codeloop.pipeline.view import LiveStages, render_result
     from codeloop.sandbox.unsafe import UNSANDBOXED_NOTICE
+    from codeloop.solve.execute import TestFileError, read_test_file
+    from codeloop.solve.runner import solve_task
+    from codeloop.solve.view import LiveStages, render_result
 
     tasks = _load_tasks(task_file, task_id)
     if test_file is not None:

@@ -207,7 +207,23 @@ class PathGuard:
             except FileNotFoundError:
                 raise FileNotFoundError(errno.ENOENT, "no such file", self.rel(path)) from None
             with os.fdopen(fd, "rb") as fh:
-                return fh.read()
+                data = fh.read()
+                self._still_the_same_file(text, dir_fd, name, fh.fileno())
+                return data
+
+    def _still_the_same_file(self, text: str, dir_fd: int, name: str, fd: int) -> None:
+        """After reading: the opened file still has one link and the name still names it.
+        A name that was a hardlink to an outside file when it was opened, then swapped away,
+        leaves the outside file with one link: only the name's identity catches that."""
+        opened = os.fstat(fd)
+        try:
+            named = os.lstat(name, dir_fd=dir_fd)
+        except FileNotFoundError:
+            named = None
+        if (opened.st_nlink != 1 or named is None
+                or (named.st_dev, named.st_ino) != (opened.st_dev, opened.st_ino)):
+            raise PathRefused(text, "the file changed while it was read (it may be a link to "
+                              "a file outside the workspace)")
 
     def read_text(self, path: str | Path, encoding: str = "utf-8") -> str:
         return self.read_bytes(path).decode(encoding, errors="replace")

@@ -24,15 +24,11 @@ from pathlib import Path
 
 from codeloop.sandbox import bwrap, cgroup, seccomp, watchdog
 from codeloop.sandbox.classify import classify
+from codeloop.sandbox.copyback import sync_back
+from codeloop.sandbox.staging import stage_copy
+from codeloop.sandbox.tempdirs import make_throwaway, private_run_dir, run_dir_caps
 from codeloop.sandbox.types import Limits, Mode, SandboxError, SandboxResult
 from codeloop.sandbox.unsafe import unsafe_argv
-from codeloop.sandbox.workspace import (
-    make_throwaway,
-    private_run_dir,
-    run_dir_caps,
-    stage_copy,
-    sync_back,
-)
 
 # Per-run uids (as root) keep concurrent sandboxes from sharing one RLIMIT_NPROC budget.
 _UID_BASE, _UID_SPAN = 1_900_000_000, 1_000_000

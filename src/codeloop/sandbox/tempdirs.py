@@ -1,4 +1,5 @@
-"""The per-run private temp dir (`codeloop-sbx-*`): output files and the workspace copy.
+"""The per-run private temp dir (`codeloop-sbx-*`): output files and the directory the program
+sees as /workspace (make_throwaway: empty, or filled by staging.stage_copy).
 
 * Size-capped: as root its `workspace` dir is a tmpfs mounted with `size=` and `nr_inodes=`,
   so a program that fills /workspace gets ENOSPC instead of filling the host disk; it is
@@ -21,9 +22,13 @@ import time
 from pathlib import Path
 
 from codeloop.sandbox.removal import remove_tree
+from codeloop.sandbox.staging import measure
+from codeloop.sandbox.types import Limits
 
 PREFIX = "codeloop-sbx-"
 OWNER_FILE = "owner"
+WORKSPACE_DIR = "workspace"  # inside the run dir; the only place a tmpfs is mounted
+_PAGE = 4096  # tmpfs keeps each non-empty file in whole pages
 _ORPHAN_GRACE_SECONDS = 3600  # a dir with no owner file yet may be a run being created
 _MS_NOSUID, _MS_NODEV, _MNT_DETACH = 0x2, 0x4, 0x2
 
@@ -129,7 +134,34 @@ def mount_workspace(path: Path, size_bytes: int, inodes: int) -> bool:
     return os.geteuid() == 0 and mount_tmpfs(path, size_bytes, inodes)
 
 
+def make_throwaway(uid: int | None, parent: Path, caps: dict[str, int] | None = None) -> Path:
+    """A fresh directory `workspace` inside `parent`, owned by `uid` when given; with caps
+    (run_dir_caps) a size-capped tmpfs where we may mount one (as root). As an ordinary user
+    it stays on the host disk: then only the copy-back caps and RLIMIT_FSIZE bound it."""
+    path = parent / WORKSPACE_DIR
+    path.mkdir(mode=0o700)
+    if caps is not None:
+        mount_workspace(path, caps["size_bytes"], caps["inodes"])
+    if uid is not None:
+        os.chown(path, uid, uid)
+    return path
+
+
+def run_dir_caps(source: Path | None, limits: Limits) -> dict[str, int]:
+    """make_throwaway's tmpfs size and inode count for a run staging `source` (None: a
+    throw-away workspace): the copy, plus what the run may add (the copy-back caps), plus
+    some slack. SandboxError when `source` is too large to stage."""
+    mb = 1024 * 1024
+    staged = measure(source) if source is not None else None
+    size = limits.copyback_mb * mb + 16 * mb
+    inodes = limits.copyback_files + 64
+    if staged is not None:
+        size += staged.bytes + staged.entries * _PAGE
+        inodes += staged.entries
+    return {"size_bytes": size, "inodes": inodes}
+
+
 def _unmount_inside(path: Path) -> None:
-    for child in (path / "workspace",):
-        if os.path.ismount(child):
-            unmount(child)
+    child = path / WORKSPACE_DIR
+    if os.path.ismount(child):
+        unmount(child)

@@ -10,9 +10,9 @@ from codeloop.bench.task_builder import task_for
 from codeloop.events import EventBus, EventRecorder
 from codeloop.jobs.usage import UsageRecord
 from codeloop.llm.base import LLM
-from codeloop.pipeline.extract import join_program
-from codeloop.pipeline.runner import SolveResult, solve_task
-from codeloop.pipeline.tasks import Task
+from codeloop.solve.extract import join_program
+from codeloop.solve.runner import SolveResult, solve_task
+from codeloop.solve.tasks import Task
 
 
 class Pipeline:

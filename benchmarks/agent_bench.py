@@ -1,0 +1,156 @@
+"""Agent benchmark (not a test): small workspace tasks, each scored by running its tests.
+
+Each task in benchmarks/agent_tasks/<name>/ has task.yaml (request, test_command), files/ (the
+starting workspace, committed to a fresh git repository) and check/ (hidden tests copied in
+after the agent finishes). The task passes when test_command exits 0 in the sandbox.
+
+    python benchmarks/agent_bench.py --model local:qwen2.5-coder-1.5b \
+        --mode both --out benchmarks/agent_results.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import yaml
+
+TASKS_DIR = Path(__file__).parent / "agent_tasks"
+
+
+@dataclass
+class TaskResult:
+    task: str
+    mode: str
+    passed: bool
+    status: str
+    steps: int
+    tokens: int
+    seconds: float
+    test_output: str
+
+
+def load_tasks(names: list[str] | None) -> list[tuple[str, dict, Path]]:
+    tasks = []
+    for folder in sorted(p for p in TASKS_DIR.iterdir() if (p / "task.yaml").is_file()):
+        if names and folder.name not in names:
+            continue
+        spec = yaml.safe_load((folder / "task.yaml").read_text())
+        tasks.append((folder.name, spec, folder))
+    if names and len(tasks) != len(names):
+        known = {t[0] for t in tasks}
+        sys.exit(f"unknown task(s): {', '.join(n for n in names if n not in known)}")
+    return tasks
+
+
+def _copy_files(source: Path, target: Path) -> None:
+    for path in source.rglob("*"):
+        if path.is_file() and path.name != ".gitkeep":
+            dest = target / path.relative_to(source)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, dest)
+
+
+def run_task(llm, name: str, spec: dict, folder: Path, mode: str, limits,
+             transcript: Path | None = None) -> TaskResult:
+    """One task in one mode; `transcript` gets every event (thoughts, tool calls, model
+    calls) as JSON lines, to see afterwards why a task failed."""
+    from codeloop.agent.factory import agent_spec
+    from codeloop.agent.multi.orchestrator import run_multi_agent
+    from codeloop.agent.session import AgentSession
+    from codeloop.agent.snapshots import Snapshots, init_repo
+    from codeloop.events import EventBus, EventRecorder
+    from codeloop.sandbox import run_command
+    from codeloop.store import RunStore
+    from codeloop.tools import Workspace
+
+    with tempfile.TemporaryDirectory(prefix=f"agent-bench-{name}-") as scratch:
+        root = Path(scratch) / "ws"
+        root.mkdir()
+        _copy_files(folder / "files", root)
+        init_repo(root)
+        workspace = Workspace.at(root, shell_timeout=60)
+        bus, recorder = EventBus(), EventRecorder()
+        bus.subscribe(recorder)
+        started = time.perf_counter()
+        if mode == "single":
+            with RunStore(Path(scratch) / "runs.sqlite") as store:
+                session = AgentSession(llm, agent_spec("single", workspace, limits=limits,
+                                                       bus=bus),
+                                       checkpointer=store.checkpointer(),
+                                       snapshots=Snapshots(workspace), thread=name, bus=bus)
+                turn = session.ask(spec["request"])
+                status, steps, tokens = turn.status, turn.steps, turn.tokens
+        else:
+            result = run_multi_agent(llm, workspace, spec["request"], limits=limits, bus=bus)
+            status, steps, tokens = result.status, result.steps, result.tokens
+        if transcript is not None:
+            transcript.write_text("".join(e.model_dump_json() + "\n" for e in recorder.events))
+        seconds = time.perf_counter() - started
+        _copy_files(folder / "check", root)
+        check = run_command(["bash", "-c", spec["test_command"]], workspace=root, mode="cow",
+                            timeout=120)
+        output = (check.stdout + check.stderr).strip().splitlines()
+        return TaskResult(name, mode, check.exit_code == 0, status, steps, tokens,
+                          round(seconds, 1), output[-1] if output else "")
+
+
+def summarise(results: list[TaskResult]) -> str:
+    header = (f"{'task':<28} {'mode':<7} {'pass':<5} {'status':<13} {'steps':>5} "
+              f"{'tokens':>7} {'sec':>7}")
+    lines = [header]
+    for r in results:
+        lines.append(f"{r.task:<28} {r.mode:<7} {'yes' if r.passed else 'no':<5} "
+                     f"{r.status:<13} {r.steps:>5} {r.tokens:>7} {r.seconds:>7.1f}")
+    for mode in sorted({r.mode for r in results}):
+        rows = [r for r in results if r.mode == mode]
+        rate = sum(r.passed for r in rows) / len(rows)
+        lines.append(f"{mode}: {sum(r.passed for r in rows)}/{len(rows)} passed "
+                     f"({rate:.0%}); mean steps {sum(r.steps for r in rows) / len(rows):.1f}, "
+                     f"mean tokens {sum(r.tokens for r in rows) / len(rows):.0f}")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--model", required=True, help="model spec, e.g. local:/path/x.gguf")
+    parser.add_argument("--mode", choices=["single", "multi", "both"], default="single")
+    parser.add_argument("--tasks", nargs="*", help="task names (default: all)")
+    parser.add_argument("--max-steps", type=int, default=15)
+    parser.add_argument("--out", type=Path, help="write the results as JSON here, and each "
+                        "run's events to the folder of the same name without .json")
+    args = parser.parse_args()
+
+    from codeloop.agent.state import AgentLimits
+    from codeloop.config import load_config
+    from codeloop.llm.registry import get_llm
+
+    settings = load_config().settings
+    llm = get_llm(args.model, settings)
+    limits = AgentLimits(max_steps=args.max_steps, max_tokens_per_step=settings.max_tokens)
+    modes = ["single", "multi"] if args.mode == "both" else [args.mode]
+    results = []
+    transcripts = args.out.with_suffix("") if args.out else None
+    if transcripts is not None:
+        transcripts.mkdir(parents=True, exist_ok=True)
+    for name, spec, folder in load_tasks(args.tasks):
+        for mode in modes:
+            transcript = transcripts / f"{name}.{mode}.jsonl" if transcripts else None
+            result = run_task(llm, name, spec, folder, mode, limits, transcript)
+            print(f"{name} [{mode}]: {'PASS' if result.passed else 'FAIL'} ({result.status}, "
+                  f"{result.steps} steps, {result.tokens} tokens, {result.seconds}s)",
+                  flush=True)
+            results.append(result)
+            if args.out:
+                args.out.write_text(json.dumps([asdict(r) for r in results], indent=2))
+    print(summarise(results))
+
+
+if __name__ == "__main__":
+    main()

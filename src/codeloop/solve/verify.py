@@ -1,0 +1,120 @@
+"""Stage 4, review: run the candidate in the sandbox, check its signature and static
+issues, measure its quality, and give the verdict.
+
+The stage is named "review" in the graph, events, results and output; the module is
+verify.py so it is not taken for the `review` job (the refinement cycle for code changes).
+
+The verdict is functional correctness only: the program loads, the signature matches and
+every test passes. Quality metrics and static findings never change it, and no model
+opinion can overrule a failing test (the review asks no model at all).
+
+Review also keeps the best code: a candidate replaces the current code only when it does
+strictly better on the tests, so a refinement can never make the result worse.
+"""
+
+from __future__ import annotations
+
+from codeloop.events import TestResult
+from codeloop.jobs.stage import StageOutput
+from codeloop.jobs.usage import UsageRecord
+from codeloop.solve.checks import static_findings
+from codeloop.solve.execute import run_tests
+from codeloop.solve.extract import check_signature, join_program
+from codeloop.solve.stage import SolveContext
+from codeloop.solve.state import (
+    CORRECT,
+    HAS_ISSUES,
+    Candidate,
+    ExecSummary,
+    Review,
+    SolveState,
+    empty_exec,
+)
+
+NO_CODE = "the reply held no usable Python code defining the function"
+MAX_FAILURE_LINES = 1  # what was measured; more lines cost prefill and distract a small model
+
+
+def execute_candidate(code: str | None, ctx: SolveContext) -> ExecSummary:
+    if code is None:
+        summary = empty_exec()
+        summary["error"] = NO_CODE
+        return summary
+    check = check_signature(code, ctx.task.signature_node(), names=ctx.task.parameter_names)
+    summary = run_tests(join_program(ctx.task.context, code), ctx.assertions, ctx.test_source,
+                        timeout=ctx.sandbox_timeout, unsafe_no_sandbox=ctx.unsafe_no_sandbox)
+    summary["signature_ok"] = check.ok
+    summary["signature_problem"] = check.problem
+    if not check.ok:
+        summary["all_passed"] = False
+    return summary
+
+
+def score(summary: ExecSummary) -> tuple[int, int, int, int]:
+    """Orders candidates: tests passed first, then loading, then the signature."""
+    return (int(summary["ran"]), summary["passed"], int(not summary["error"]),
+            int(summary["signature_ok"]))
+
+
+def judge(summary: ExecSummary) -> Review:
+    issues: list[str] = []
+    if summary["error"]:
+        issues.append(summary["error"])
+    if summary["ran"] and not summary["signature_ok"]:
+        issues.append(f"signature mismatch: {summary['signature_problem']}")
+    issues += summary["failures"]
+    if summary["failed"] > len(summary["failures"]):
+        issues.append(f"... {summary['failed'] - len(summary['failures'])} more failing case(s)")
+    correct = summary["ran"] and summary["all_passed"] and not issues
+    return Review(verdict=CORRECT if correct else HAS_ISSUES, issues=issues, warnings=[],
+                  notes=[f"{summary['passed']}/{summary['total']} tests passed"])
+
+
+def feedback_text(summary: ExecSummary) -> str:
+    return "\n".join(judge(summary)["issues"]) or "all tests passed"
+
+
+def failure_note(state: SolveState) -> str:
+    """The best code's first failing check(s), concrete cases first ("f(2) returned 5,
+    expected 4"); a load error or a signature problem when no case ran."""
+    summary = state["exec_result"]
+    lines = summary["failures"] or feedback_text(summary).splitlines()
+    return "; ".join(lines[:MAX_FAILURE_LINES])
+
+
+def review(state: SolveState, ctx: SolveContext, usage: UsageRecord) -> StageOutput:
+    from codeloop.quality.metrics import compute_metrics
+
+    candidate = state["candidate"]
+    summary = execute_candidate(candidate, ctx)
+    ctx.bus.emit(TestResult(passed=summary["passed"], failed=summary["failed"],
+                            errors=int(bool(summary["error"])), details=summary["failures"]))
+    first = not state["attempts"]
+    accepted = first or score(summary) > score(state["exec_result"])
+    attempt = Candidate(round=state["refinement_count"], strategy=state["candidate_strategy"],
+                        code=candidate, passed=summary["passed"], total=summary["total"],
+                        accepted=accepted, feedback=feedback_text(summary))
+    if not accepted:
+        kept = state["review"]
+        note = (f"round {state['refinement_count']}: the new candidate passed "
+                f"{summary['passed']}/{summary['total']}; kept the previous code")
+        notes = [*kept["notes"], note]
+        shown = (f"candidate rejected ({summary['passed']}/{summary['total']} passed):\n"
+                 f"{attempt['feedback']}\nkeeping the previous code: {kept['verdict']}")
+        return StageOutput({"attempts": [attempt], "review": {**kept, "notes": notes}},
+                           shown, ok=kept["verdict"] == CORRECT)
+    code = candidate or ""
+    verdict = judge(summary)
+    if code:
+        verdict["warnings"] = static_findings(code, ctx.task.context)
+    metrics = compute_metrics(join_program(ctx.task.context, code)).model_dump() if code else {}
+    update = {"code": code, "exec_result": summary, "review": verdict,
+              "quality_metrics": metrics, "attempts": [attempt]}
+    return StageOutput(update, _show(verdict), ok=verdict["verdict"] == CORRECT)
+
+
+def _show(verdict: Review) -> str:
+    lines = [verdict["verdict"], *verdict["notes"]]
+    lines += [f"- {issue}" for issue in verdict["issues"]]
+    lines += [f"- warning: {w}" for w in verdict["warnings"]]
+    return "\n".join(lines)
