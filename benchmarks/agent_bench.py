@@ -127,8 +127,8 @@ def main() -> None:
                         "run's events to the folder of the same name without .json")
     args = parser.parse_args()
 
-    from codeloop.agent.state import AgentLimits
     from codeloop.config import load_config
+    from codeloop.jobs.react.state import AgentLimits
     from codeloop.llm.registry import get_llm
 
     settings = load_config().settings

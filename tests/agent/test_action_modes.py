@@ -8,10 +8,10 @@ import json
 import pytest
 from agent_replies import ARGS_REQUEST, TEXT_REQUEST, act, finish, scripted
 
-from codeloop.agent.actions import action_schema, choice_schema
 from codeloop.agent.factory import agent_spec
 from codeloop.agent.session import AgentSession
-from codeloop.agent.state import AgentLimits
+from codeloop.jobs.react.actions import action_schema, choice_schema
+from codeloop.jobs.react.state import AgentLimits
 from codeloop.llm.scripted import approx_tokens
 
 LIST = act("list_files", path=".", pattern="*")

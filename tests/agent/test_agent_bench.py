@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from agent_replies import act, finish, scripted
 
-from codeloop.agent.state import AgentLimits
+from codeloop.jobs.react.state import AgentLimits
 
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "agent_bench.py"
 FIZZ = ("def fizzbuzz(n):\n    out = []\n    for i in range(1, n + 1):\n"

@@ -11,7 +11,7 @@ import pytest
 from codeloop.agent.factory import agent_spec
 from codeloop.agent.session import AgentSession
 from codeloop.agent.snapshots import Snapshots
-from codeloop.agent.state import AgentLimits
+from codeloop.jobs.react.state import AgentLimits
 
 
 # History, so a failure here is read right: on 2026-11-23 the 0.5B failed this after a

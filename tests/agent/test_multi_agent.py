@@ -7,7 +7,7 @@ import json
 from agent_replies import act, action_prompts, scripted
 
 from codeloop.agent.multi.orchestrator import run_multi_agent
-from codeloop.agent.state import AgentLimits
+from codeloop.jobs.react.state import AgentLimits
 
 PLAN = {
     "analysis": "A small module with add(a, b) is needed.",
@@ -123,8 +123,8 @@ def test_a_planner_stopped_at_the_step_cap_still_hands_over_its_plan(repo):
 
 def test_every_string_and_list_a_phase_outputs_is_bounded():
     # Unbounded, a small model can loop inside one until max_tokens cuts the JSON off.
-    from codeloop.agent.actions import strict_model_schema
     from codeloop.agent.multi.schemas import ImplementationReport, Plan, ValidationReport
+    from codeloop.jobs.react.actions import strict_model_schema
 
     def unbounded(node, where="$"):
         if isinstance(node, dict):

@@ -6,7 +6,7 @@ from agent_replies import act, action_prompts, finish, scripted
 
 from codeloop.agent.factory import agent_spec
 from codeloop.agent.session import AgentSession
-from codeloop.agent.state import AgentLimits
+from codeloop.jobs.react.state import AgentLimits
 
 FACTORIAL = "def factorial(n):\n    return 1 if n <= 1 else n * factorial(n - 1)\n"
 

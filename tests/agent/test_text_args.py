@@ -10,8 +10,8 @@ from agent_replies import act, finish, scripted
 
 from codeloop.agent.factory import agent_spec
 from codeloop.agent.session import AgentSession
-from codeloop.agent.state import AgentLimits
-from codeloop.agent.text_args import TextReplyError, parse_text_reply, text_request
+from codeloop.jobs.react.state import AgentLimits
+from codeloop.jobs.react.text_args import TextReplyError, parse_text_reply, text_request
 from codeloop.tools import edit_file, write_file
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from agent_replies import act, action_prompts, finish, scripted, unread
 
-from codeloop.agent.actions import MAX_THOUGHT_CHARS, action_schema, choice_schema
 from codeloop.agent.factory import agent_spec
-from codeloop.agent.progress import new_progress, progress_note, record, untouched_named_files
 from codeloop.agent.session import AgentSession
+from codeloop.jobs.react.actions import MAX_THOUGHT_CHARS, action_schema, choice_schema
+from codeloop.jobs.react.progress import new_progress, progress_note, record, untouched_named_files
 from codeloop.tools.toolbox import ToolOutcome
 
 BUGGY = "def half(n):\n    return n // 3\n"

@@ -41,7 +41,7 @@ def test_each_request_comes_with_the_files_as_they_are_then(repo, store, snapsho
 
 
 def test_listed_files_are_not_taken_as_named_by_the_request(repo, store, snapshots):
-    # The held finish (agent/progress.py) reads only the request: README.md being listed
+    # The held finish (jobs/react/progress.py) reads only the request: README.md being listed
     # must not make "finish" look premature.
     llm = scripted(finish("Nothing to do."))
     result = _session(llm, repo, store, snapshots).ask("Say hello")

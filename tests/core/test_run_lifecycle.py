@@ -154,7 +154,7 @@ def test_the_agent_records_each_request_as_a_run(tmp_path, store):
 
     from codeloop.agent.app import AgentApp
     from codeloop.agent.snapshots import init_repo
-    from codeloop.agent.state import AgentLimits
+    from codeloop.jobs.react.state import AgentLimits
     from codeloop.llm.scripted import ScriptedLLM
     from codeloop.tools import Workspace
 

@@ -11,13 +11,13 @@ from agent_replies import act, scripted
 from codeloop.agent.factory import agent_spec
 from codeloop.agent.multi.schemas import Plan
 from codeloop.agent.prompts import phase_request
-from codeloop.agent.react import build_react_graph, recursion_limit
-from codeloop.agent.state import new_turn_input
 from codeloop.bench.datasets import PublicProblem
 from codeloop.bench.strategies.oneshot import OneShot, oneshot_prompt
 from codeloop.events import EventBus, EventRecorder
 from codeloop.jobs.agent_run import run_agent
 from codeloop.jobs.prompts import load_prompt, prompt_file
+from codeloop.jobs.react.react import build_react_graph, recursion_limit
+from codeloop.jobs.react.state import new_turn_input
 from codeloop.jobs.stage import StageContext, StageOutput, as_node, ask_model
 from codeloop.jobs.usage import UsageRecord, per_stage
 from codeloop.llm.base import JsonReply, Reply, user

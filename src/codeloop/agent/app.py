@@ -21,9 +21,9 @@ from codeloop.agent.repl import (
 )
 from codeloop.agent.session import AgentSession
 from codeloop.agent.snapshots import SnapshotError, Snapshots, init_repo, is_git_repo
-from codeloop.agent.state import AgentLimits
 from codeloop.config import Settings
 from codeloop.events import EventBus
+from codeloop.jobs.react.state import AgentLimits
 from codeloop.llm.base import LLM, LLMError
 from codeloop.store import RunStore, StoreError
 from codeloop.tools import ToolError, Workspace

@@ -6,10 +6,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from codeloop.agent.actions import FinishAnswer, strict_model_schema
 from codeloop.agent.prompts import system_prompt
-from codeloop.agent.state import AgentLimits, AgentSpec
 from codeloop.events import EventBus
+from codeloop.jobs.react.actions import FinishAnswer, strict_model_schema
+from codeloop.jobs.react.state import AgentLimits, AgentSpec
 from codeloop.tools import Toolbox, Workspace, toolset
 
 _TOOLSET_OF_ROLE = {"single": "agent", "planner": "planner", "implementer": "implementer",

@@ -8,7 +8,7 @@ read, nor of the history shown to the user, and earlier turns' listings are not 
 
 from __future__ import annotations
 
-from codeloop.agent.prompts import loop_text
+from codeloop.agent.prompts import context_text
 from codeloop.tools.base import ToolError
 from codeloop.tools.workspace import Workspace
 
@@ -22,6 +22,6 @@ def workspace_overview(workspace: Workspace, limit: int = MAX_OVERVIEW_FILES) ->
     except ToolError:
         return ""
     if not files:
-        return loop_text("workspace_empty")
-    return loop_text("workspace_files", count=len(files), shown=", ".join(files[:limit]),
+        return context_text("workspace_empty")
+    return context_text("workspace_files", count=len(files), shown=", ".join(files[:limit]),
                      more=max(len(files) - limit, 0))

@@ -1,6 +1,7 @@
-"""The agents' texts, from agent/prompts/agents.yaml (read by the kit's prompt loader,
-jobs/prompts.py): the system prompts of the roles, the loop's own messages, and the
-multi-agent phases' requests."""
+"""The agent job's texts, from agent/prompts/agents.yaml (read by the kit's prompt loader,
+jobs/prompts.py): the system prompts of the roles, what the job adds to the loop's
+conversation (the workspace overview), and the multi-agent phases' requests. The loop's own
+messages are the kit's (jobs/react/prompts.py)."""
 
 from __future__ import annotations
 
@@ -27,8 +28,9 @@ def _section_text(section: str, key: str) -> str:
     return texts[key]
 
 
-def loop_text(key: str, **values: Any) -> str:
-    """One of the loop's messages (agents.yaml `loop:`), e.g. the request for arguments."""
+def context_text(key: str, **values: Any) -> str:
+    """What the agent job adds to a turn's conversation (agents.yaml `loop:`), e.g. the
+    workspace's files."""
     return render(_section_text("loop", key), **values).strip()
 
 

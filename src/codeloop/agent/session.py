@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from codeloop.agent.overview import workspace_overview
-from codeloop.agent.react import AgentSpec, build_react_graph, recursion_limit
 from codeloop.agent.snapshots import FileChange, SnapshotError, Snapshots
-from codeloop.agent.state import message, new_turn_input
 from codeloop.events import EventBus, StageEnd, StageStart
+from codeloop.jobs.react.react import AgentSpec, build_react_graph, recursion_limit
+from codeloop.jobs.react.state import message, new_turn_input
 from codeloop.llm.base import LLM
 from codeloop.store import saved_threads
 

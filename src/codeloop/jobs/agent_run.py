@@ -14,9 +14,9 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from codeloop.agent.react import build_react_graph, recursion_limit
-from codeloop.agent.state import AgentSpec, Status, new_turn_input
 from codeloop.events import EventBus, StageEnd, StageStart
+from codeloop.jobs.react.react import build_react_graph, recursion_limit
+from codeloop.jobs.react.state import AgentSpec, Status, new_turn_input
 from codeloop.llm.base import LLM
 
 

@@ -49,7 +49,7 @@ class Tool:
     func: Callable[..., str] = field(repr=False, compare=False)
     mutates_files: bool = False
     # Arguments that hold a file's text (code). A model writes those better as plain text in
-    # a ``` block than escaped inside a JSON string (see agent/text_args.py).
+    # a ``` block than escaped inside a JSON string (see jobs/react/text_args.py).
     text_args: tuple[str, ...] = ()
 
     def parameters_schema(self, *, all_required: bool = False,

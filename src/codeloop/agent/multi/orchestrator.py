@@ -23,9 +23,9 @@ from codeloop.agent.multi.schemas import (
     ValidationReport,
 )
 from codeloop.agent.prompts import phase_request
-from codeloop.agent.state import AgentLimits
 from codeloop.events import EventBus
 from codeloop.jobs.agent_run import run_agent
+from codeloop.jobs.react.state import AgentLimits
 from codeloop.llm.base import LLM
 from codeloop.tools import Workspace
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 from pathlib import PurePosixPath
 from typing import Any
 
-from codeloop.agent.prompts import loop_text
 from codeloop.jobs.extract import outer_block
+from codeloop.jobs.react.prompts import loop_text
 from codeloop.tools.base import Tool
 
 

@@ -3,7 +3,7 @@
 An action is {"thought": str, "action": {"tool": <name>, "args": {...}}}. A tool's arguments
 are all required (optional ones accept null): under constrained decoding a small model then
 always produces a well-formed, complete call. `finish` ends the turn; its arguments are the
-agent's final output schema. Two ways to ask for it (see agent/asking.py):
+agent's final output schema. Two ways to ask for it (see jobs/react/asking.py):
   one_schema: one call whose `action` is a union with one branch per tool (`action_schema`);
   two_step:   `choice_schema` ({"thought", "tool"}), then that tool's `args_schema`. Small
               grammars: far faster under llama.cpp and easier for a small model.

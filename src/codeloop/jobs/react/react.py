@@ -13,17 +13,17 @@ from typing import Any, Literal
 
 from langgraph.graph import END, START, StateGraph
 
-from codeloop.agent.actions import FINISH, Action
-from codeloop.agent.asking import Asked, Asker
-from codeloop.agent.progress import progress_note, record, unfinished_work, unread_change
-from codeloop.agent.prompts import loop_text
-from codeloop.agent.state import AgentLimits, AgentSpec, AgentState, message, new_progress
 from codeloop.events import EventBus, Progress
+from codeloop.jobs.react.actions import FINISH, Action
+from codeloop.jobs.react.asking import Asked, Asker
+from codeloop.jobs.react.progress import progress_note, record, unfinished_work, unread_change
+from codeloop.jobs.react.prompts import loop_text
+from codeloop.jobs.react.state import AgentLimits, AgentSpec, AgentState, message, new_progress
 from codeloop.llm.base import LLM, InvalidStructuredOutput, LLMError
 from codeloop.redaction import redact_secrets
 from codeloop.tools.toolbox import ToolOutcome
 
-__all__ = ["AgentSpec", "build_react_graph", "recursion_limit"]  # AgentSpec: agent/state.py
+__all__ = ["AgentSpec", "build_react_graph", "recursion_limit"]  # AgentSpec: jobs/react/state.py
 
 MAX_INVALID_REPLIES = 3
 

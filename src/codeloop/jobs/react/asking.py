@@ -5,7 +5,7 @@ the same messages plus call 1's reply and a request for that tool's arguments, u
 that tool's arguments schema. Two small grammars decode much faster under llama.cpp than
 one union of every tool, and a small model fails them less often. A tool with text
 arguments (write_file's content, edit_file's old and new text) gets one more call per text:
-that text as a ``` block in a plain reply, left out of call 2's schema (agent/text_args.py).
+that text as a ``` block in a plain reply, left out of call 2's schema (jobs/react/text_args.py).
 one_schema: one call under `action_schema` (a union with one branch per tool).
 
 Either way the result is one Action and the tokens of every call; each call goes through
@@ -19,7 +19,8 @@ import json
 from dataclasses import dataclass
 from typing import Any, overload
 
-from codeloop.agent.actions import (
+from codeloop.events import EventBus
+from codeloop.jobs.react.actions import (
     FINISH,
     Action,
     action_schema,
@@ -28,12 +29,11 @@ from codeloop.agent.actions import (
     make_action,
     parse_action,
 )
-from codeloop.agent.history import conversation_for_model, merge_same_roles
-from codeloop.agent.progress import unread_change
-from codeloop.agent.prompts import loop_text
-from codeloop.agent.state import AgentSpec, AgentState, new_progress
-from codeloop.agent.text_args import TextReplyError, parse_text_reply, text_request
-from codeloop.events import EventBus
+from codeloop.jobs.react.history import conversation_for_model, merge_same_roles
+from codeloop.jobs.react.progress import unread_change
+from codeloop.jobs.react.prompts import loop_text
+from codeloop.jobs.react.state import AgentSpec, AgentState, new_progress
+from codeloop.jobs.react.text_args import TextReplyError, parse_text_reply, text_request
 from codeloop.jobs.stage import ask_model
 from codeloop.llm.base import (
     LLM,
@@ -98,7 +98,7 @@ class Asker:
     def _args_and_texts(self, state: AgentState, follow: list[dict[str, str]], tool: str,
                         budget: int) -> tuple[dict[str, Any], Usage]:
         """A tool with text arguments: the others as JSON, then each text as a ``` block in
-        a plain reply of its own (agent/text_args.py says why). Returns the arguments and
+        a plain reply of its own (jobs/react/text_args.py says why). Returns the arguments and
         the tokens of these calls."""
         chosen, box = self.spec.toolbox.tools[tool], self.spec.toolbox
         args, _ = self._call(state, follow,

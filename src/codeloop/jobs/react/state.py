@@ -12,10 +12,10 @@ from codeloop.tools.toolbox import Toolbox
 Status = Literal["running", "finished", "step_cap", "token_budget", "loop", "error"]
 MessageKind = Literal["request", "context", "action", "observation", "answer", "note"]
 Role = Literal["system", "user", "assistant"]
-# How each step's action is asked for (agent/asking.py): two small constrained calls (the
+# How each step's action is asked for (jobs/react/asking.py): two small constrained calls (the
 # tool, then its arguments) or one call with a union of every tool's arguments.
 ActionMode = Literal["two_step", "one_schema"]
-# A changed file's state this turn (agent/progress.py): not linted since the change, or
+# A changed file's state this turn (jobs/react/progress.py): not linted since the change, or
 # what its last lint said. The tests: "" (not run since the last change) or their outcome.
 FileState = Literal["changed", "lint clean", "lint problems"]
 TestsState = Literal["", "passed", "failed", "none found"]
@@ -29,7 +29,7 @@ class AgentMessage(TypedDict):
 
 
 class Progress(TypedDict):
-    """What this turn got done (agent/progress.py)."""
+    """What this turn got done (jobs/react/progress.py)."""
 
     files: dict[str, FileState]  # the files this turn changed
     tests: TestsState

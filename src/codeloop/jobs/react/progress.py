@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from codeloop.agent.prompts import loop_text
-from codeloop.agent.state import FileState, Progress, TestsState, new_progress
+from codeloop.jobs.react.prompts import loop_text
+from codeloop.jobs.react.state import FileState, Progress, TestsState, new_progress
 from codeloop.tools import (
     edit_file,
     grep_search,
