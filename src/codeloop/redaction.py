@@ -10,37 +10,22 @@ from __future__ import annotations
 
 import re
 
-from codeloop.quality.secret_patterns import (
-    GENERIC_ASSIGNMENT,
-    PREFIXED_RULES,
-    _is_placeholder,
-    _looks_random,
-)
+from codeloop.quality.secret_patterns import scan
 
 _PEM_END = re.compile(r"-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")
 
 
 def secret_spans(text: str) -> list[tuple[int, int, str]]:
     """(start, end, rule id) of each secret in text, without overlaps, in order."""
-    spans: list[tuple[int, int, str]] = []
-    for rule in PREFIXED_RULES:
-        for match in rule.pattern.finditer(text):
-            if _is_placeholder(match.group(0)):
-                continue
-            start, end = match.span()
-            if rule.rule_id == "SECRET-PRIVATE-KEY":
-                block_end = _PEM_END.search(text, end)
-                end = block_end.end() if block_end else len(text)
-            spans.append((start, end, rule.rule_id))
-    for match in GENERIC_ASSIGNMENT.pattern.finditer(text):
-        start, end = match.span("value")
-        if _looks_random(match.group("value")):
-            spans.append((start, end, GENERIC_ASSIGNMENT.rule_id))
     kept: list[tuple[int, int, str]] = []
-    for span in sorted(spans):
-        if kept and span[0] < kept[-1][1]:
+    for match in scan(text):
+        end = match.end
+        if match.rule.rule_id == "SECRET-PRIVATE-KEY":  # hide the whole block, not its header
+            block_end = _PEM_END.search(text, end)
+            end = block_end.end() if block_end else len(text)
+        if kept and match.start < kept[-1][1]:
             continue  # inside one already hidden
-        kept.append(span)
+        kept.append((match.start, end, match.rule.rule_id))
     return kept
 
 

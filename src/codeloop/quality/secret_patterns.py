@@ -65,10 +65,20 @@ _PLACEHOLDER_MARKERS = ("example", "xxxx", "your", "changeme", "placeholder", "d
 MIN_ENTROPY_BITS = 3.0  # per character; English words and env-var names fall below or lack mix
 
 
-def find_secrets(text: str) -> list[SecurityFinding]:
-    """All secret findings in `text`, by line; the secret itself is redacted."""
-    findings: list[SecurityFinding] = []
-    claimed: list[tuple[int, int]] = []  # spans already reported by a prefixed rule
+@dataclass(frozen=True)
+class SecretMatch:
+    start: int
+    end: int
+    rule: SecretRule
+    secret: str
+    name: str | None = None  # the variable a generic secret is assigned to
+
+
+def scan(text: str) -> list[SecretMatch]:
+    """Every secret the rules recognise in `text`, in order of position: the one scan behind
+    the security findings and the redaction of what leaves the process."""
+    found: list[SecretMatch] = []
+    claimed: list[tuple[int, int]] = []  # spans already matched by a prefixed rule
     for rule in PREFIXED_RULES:
         for match in rule.pattern.finditer(text):
             if _is_placeholder(match.group(0)):
@@ -77,7 +87,7 @@ def find_secrets(text: str) -> list[SecurityFinding]:
             if tail is not None and not _is_mixed(tail):
                 continue
             claimed.append(match.span())
-            findings.append(_finding(rule, text, match.start(), match.group(0)))
+            found.append(SecretMatch(match.start(), match.end(), rule, match.group(0)))
     for match in GENERIC_ASSIGNMENT.pattern.finditer(text):
         start, end = match.span("value")
         value = match.group("value")
@@ -86,9 +96,13 @@ def find_secrets(text: str) -> list[SecurityFinding]:
         if any(start < c_end and c_start < end for c_start, c_end in claimed):
             continue
         if _looks_random(value):
-            findings.append(_finding(GENERIC_ASSIGNMENT, text, start, value,
-                                     name=match.group("name")))
-    return sorted(findings, key=lambda f: f.line)
+            found.append(SecretMatch(start, end, GENERIC_ASSIGNMENT, value, match.group("name")))
+    return sorted(found, key=lambda m: m.start)
+
+
+def find_secrets(text: str) -> list[SecurityFinding]:
+    """All secret findings in `text`, by line; the secret itself is redacted."""
+    return [_finding(m.rule, text, m.start, m.secret, name=m.name) for m in scan(text)]
 
 
 def _finding(rule: SecretRule, text: str, offset: int, secret: str,

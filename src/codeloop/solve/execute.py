@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from codeloop.sandbox.types import SandboxUnavailable
 from codeloop.solve.state import ExecSummary, empty_exec
 
 MAX_FAILURES = 6  # concrete failing cases kept for the review and the refinement prompt
@@ -24,15 +25,9 @@ class TestHarnessError(TestFileError):
     reports this one too."""
 
 
-def _no_sandbox_error(exc: Exception) -> Exception:
+class NoSandboxError(TestHarnessError, SandboxUnavailable):
     """No sandbox at all: a TestHarnessError for solve, still a SandboxUnavailable for the
     benchmark runner (which stops the whole run on it rather than score an outage)."""
-    from codeloop.sandbox.types import SandboxUnavailable
-
-    class NoSandbox(TestHarnessError, SandboxUnavailable):
-        pass
-
-    return NoSandbox(f"no sandbox to run the tests in: {exc}")
 
 
 def read_test_file(path: Path) -> str:
@@ -103,7 +98,7 @@ def run_tests(program: str, assertions: list[str], test_source: str | None, *,
     """Execute in the sandbox. A failure of the code becomes the summary's `error`; a
     failure of codeloop's own testing (see TestHarnessError) raises."""
     from codeloop.sandbox.testrun import run_asserts, run_pytest
-    from codeloop.sandbox.types import SandboxError, SandboxUnavailable
+    from codeloop.sandbox.types import SandboxError
 
     summary = empty_exec()
     summary["ran"] = True
@@ -116,7 +111,7 @@ def run_tests(program: str, assertions: list[str], test_source: str | None, *,
                                       timeout=max(timeout, 30),
                                       unsafe_no_sandbox=unsafe_no_sandbox))
     except SandboxUnavailable as exc:
-        raise _no_sandbox_error(exc) from None
+        raise NoSandboxError(f"no sandbox to run the tests in: {exc}") from None
     except SandboxError as exc:
         raise TestHarnessError(f"the sandbox could not run the tests: {exc}") from None
     for report in reports:

@@ -24,18 +24,19 @@ __all__ = ["CaseResult", "TestReport", "run_asserts", "run_check", "run_pytest"]
 _HERE = Path(__file__).parent
 CODE_FILE = "solution.py"
 HARNESS_DIR = "_codeloop_harness"
-_SANDBOX_FILES = ("codec.py", "worker.py", "trusted.py", "harness.py", "pytest_plugin.py")
+_SANDBOX_FILES = ("codec.py", "worker.py", "trusted.py", "entry.py", "harness.py",
+                  "pytest_plugin.py")
 
 
 def _harness_files() -> dict[str, str]:
     return {f"{HARNESS_DIR}/{name}": (_HERE / name).read_text() for name in _SANDBOX_FILES}
 
 
-def _run(entry: str, config: dict, files: dict[str, str], expected: list[str] | None, *,
+def _run(mode: str, config: dict, files: dict[str, str], expected: list[str] | None, *,
          wall: float, per_test: float, limits: Limits | None, python: str | None,
          **kwargs) -> TestReport:
     # -I: neither the workspace nor the script's directory is importable in the harness.
-    argv = [python or sys.executable, "-I", f"{HARNESS_DIR}/{entry}", CHANNEL_FD_ARG]
+    argv = [python or sys.executable, "-I", f"{HARNESS_DIR}/entry.py", mode, CHANNEL_FD_ARG]
     try:
         result = run_command(argv, files={**files, **_harness_files()}, timeout=wall,
                              limits=limits, stdin=json.dumps(config), channel=True, **kwargs)
@@ -50,7 +51,7 @@ def _harness_run(config: dict, code: str, expected: list[str], per_test: float,
                  limits: Limits | None, python: str | None = None, **kwargs) -> TestReport:
     config = {**config, "code_file": CODE_FILE, "per_test_timeout": per_test}
     wall = per_test * (len(expected) + 1) + 5
-    return _run("harness.py", config, {CODE_FILE: code}, expected, wall=wall,
+    return _run("harness", config, {CODE_FILE: code}, expected, wall=wall,
                 per_test=per_test, limits=limits, python=python, **kwargs)
 
 
@@ -86,7 +87,7 @@ def run_pytest(code: str, test_source: str, *, module_name: str = "solution",
               "test_file": test_file, "timeout": timeout}
     # No plugin autoload: langsmith's pytest plugin alone costs ~4 s of imports per run.
     env = {**kwargs.pop("env", {}), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
-    report = _run("pytest_plugin.py", config, {f"{module_name}.py": code,
+    report = _run("pytest_plugin", config, {f"{module_name}.py": code,
                                                test_file: test_source},
                   None, wall=timeout + 10, per_test=timeout, limits=limits, python=python,
                   env=env, **kwargs)

@@ -1,7 +1,7 @@
 # ruff: noqa: S102, BLE001 - it execs the tests and reports any failure
 """Runs INSIDE the sandbox as the trusted harness (standalone: stdlib only).
 
-    python -I harness.py CHANNEL_FD < CONFIG.json
+    python -I entry.py harness CHANNEL_FD < CONFIG.json   (entry.py calls run() below)
 
 Reads its config (the tests) from stdin, so no file holds them; makes itself non-dumpable;
 starts the candidate's code in a child process (worker.py) that never gets the channel fd;
@@ -15,8 +15,6 @@ which is killed (and restarted for the next test) when it runs over.
 from __future__ import annotations
 
 import ast
-import json
-import os
 import signal
 import sys
 import time
@@ -241,44 +239,19 @@ class Runner:
         self.run_case(f"check({entry})", lambda: check_env["check"](candidate), explain)
 
 
-def import_trusted():
-    """The sibling module, from this file's directory only (`-I` keeps the workspace and the
-    script's directory off sys.path, so nothing the candidate writes can be imported here)."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    sys.path.insert(0, here)
-    try:
-        import trusted
-    finally:
-        sys.path.remove(here)
-    return trusted
+WHAT = "the test harness"
 
 
-def main() -> None:
-    trusted = import_trusted()
-    channel = trusted.Channel(int(sys.argv[1]))
-    candidate = None
-    try:
-        trusted.harden()
-        config = json.loads(sys.stdin.read())
-        sys.setrecursionlimit(max(sys.getrecursionlimit(), 3000))
-        channel.emit(kind="start")
-        candidate = trusted.Candidate(config["code_file"], "solution",
-                                      float(config["per_test_timeout"]))
-        runner = Runner(config, channel, candidate, trusted)
-        if runner.load_candidate():
-            if config["mode"] == "asserts":
-                runner.run_asserts()
-            else:
-                runner.run_check()
-        channel.emit(kind="done")
-    except BaseException as exc:
-        record = trusted.crash_record(candidate, "the test harness", exc)
-        if record:
-            channel.emit(**record)
-    finally:
-        if candidate is not None:
-            candidate.kill()
-
-
-if __name__ == "__main__":
-    main()
+def run(config: dict, session, trusted) -> None:
+    """Assert lists or check(candidate), for entry.py."""
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 3000))
+    session.channel.emit(kind="start")
+    candidate = session.start_candidate(config["code_file"], "solution",
+                                        float(config["per_test_timeout"]))
+    runner = Runner(config, session.channel, candidate, trusted)
+    if runner.load_candidate():
+        if config["mode"] == "asserts":
+            runner.run_asserts()
+        else:
+            runner.run_check()
+    session.channel.emit(kind="done")

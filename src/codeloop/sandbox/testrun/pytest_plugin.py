@@ -1,7 +1,7 @@
-# ruff: noqa: BLE001 - it reports any failure of the run it hosts
+
 """Runs INSIDE the sandbox as the trusted harness for pytest files (stdlib + pytest).
 
-    python -I pytest_plugin.py CHANNEL_FD < CONFIG.json
+    python -I entry.py pytest_plugin CHANNEL_FD < CONFIG.json   (entry.py calls run() below)
 
 Runs pytest in this (non-dumpable) process. The tests' `import <module_name>` is served by a
 meta-path finder whose module holds proxies into the candidate's child process (trusted.py),
@@ -11,8 +11,6 @@ time: pytest-timeout for the test's own code, a deadline on each call into the c
 
 from __future__ import annotations
 
-import json
-import os
 import sys
 import time
 
@@ -102,47 +100,24 @@ def _missing(module: str, package: str) -> str | None:
     return None
 
 
-def import_trusted():
-    here = os.path.dirname(os.path.abspath(__file__))
-    sys.path.insert(0, here)
-    try:
-        import trusted
-    finally:
-        sys.path.remove(here)
-    return trusted
+WHAT = "the pytest harness"
 
 
-def main() -> None:
-    trusted = import_trusted()
-    channel = trusted.Channel(int(sys.argv[1]))
-    candidate = None
-    try:
-        trusted.harden()
-        config = json.loads(sys.stdin.read())
-        missing = _missing("pytest", "pytest") or _missing("pytest_timeout", "pytest-timeout")
-        if missing:
-            channel.emit(kind="harness_error", message=missing)
-            return
-        import pytest
+def run(config: dict, session, trusted) -> None:
+    """The pytest file against the candidate's module, for entry.py."""
+    missing = _missing("pytest", "pytest") or _missing("pytest_timeout", "pytest-timeout")
+    if missing:
+        session.channel.emit(kind="harness_error", message=missing)
+        return
+    import pytest
 
-        channel.emit(kind="start")
-        timeout = float(config["timeout"])
-        candidate = trusted.Candidate(config["code_file"], config["module_name"], timeout)
-        sys.meta_path.insert(0, CandidateModule(config["module_name"], candidate))
-        plugin = ResultPlugin(channel, candidate, timeout)
-        # importlib mode: pytest leaves sys.path alone, so no workspace file is importable here.
-        code = pytest.main(["-q", "-p", "pytest_timeout", "-p", "no:cacheprovider",
-                            "--import-mode=importlib", f"--timeout={max(1, int(timeout))}",
-                            config["test_file"]], plugins=[plugin])
-        channel.emit(kind="done", exit_code=int(code))
-    except BaseException as exc:
-        record = trusted.crash_record(candidate, "the pytest harness", exc)
-        if record:
-            channel.emit(**record)
-    finally:
-        if candidate is not None:
-            candidate.kill()
-
-
-if __name__ == "__main__":
-    main()
+    session.channel.emit(kind="start")
+    timeout = float(config["timeout"])
+    candidate = session.start_candidate(config["code_file"], config["module_name"], timeout)
+    sys.meta_path.insert(0, CandidateModule(config["module_name"], candidate))
+    plugin = ResultPlugin(session.channel, candidate, timeout)
+    # importlib mode: pytest leaves sys.path alone, so no workspace file is importable here.
+    code = pytest.main(["-q", "-p", "pytest_timeout", "-p", "no:cacheprovider",
+                        "--import-mode=importlib", f"--timeout={max(1, int(timeout))}",
+                        config["test_file"]], plugins=[plugin])
+    session.channel.emit(kind="done", exit_code=int(code))

@@ -58,6 +58,36 @@ def crash_record(candidate: Candidate | None, what: str, exc: BaseException) -> 
     return {"kind": "harness_error", "message": f"{what} failed: {type(exc).__name__}: {exc}"}
 
 
+class Session:
+    """What one harness run holds: the channel and, once started, the candidate's process."""
+
+    def __init__(self, fd: int) -> None:
+        self.channel = Channel(fd)
+        self.candidate: Candidate | None = None
+
+    def start_candidate(self, code_file: str, module_name: str, timeout: float) -> Candidate:
+        self.candidate = Candidate(code_file, module_name, timeout)
+        return self.candidate
+
+
+def serve(fd: int, what: str, body) -> None:
+    """The trusted side of every test mode: harden, read the tests from stdin, run
+    body(config, session), report a crash of the harness itself (crash_record), and never
+    leave the candidate's process behind."""
+    session = Session(fd)
+    try:
+        harden()
+        config = json.loads(sys.stdin.read())
+        body(config, session)
+    except BaseException as exc:  # noqa: BLE001 - any failure is reported, never swallowed
+        record = crash_record(session.candidate, what, exc)
+        if record:
+            session.channel.emit(**record)
+    finally:
+        if session.candidate is not None:
+            session.candidate.kill()
+
+
 class Channel:
     """JSON lines to the host-opened fd; the only thing the host believes."""
 
