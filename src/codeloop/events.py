@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Annotated, Any, Callable, Literal, Union
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, TypeAdapter
 
@@ -85,6 +86,25 @@ class Error(_Event):
     where: str = ""
 
 
+class TokenUsage(BaseModel):
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    total_tokens: int = 0
+
+
+class DebugLog(_Event):
+    """One line of a node's debug log (the review and build jobs' DebugPanel): what the node
+    thought, called, prompted, got, or failed at, with the tokens it cost."""
+
+    type: Literal["debug_log"] = "debug_log"
+    node: str
+    agent: str = ""
+    event_type: Literal["thinking", "tool_call", "prompt", "result", "error"]
+    content: str = ""
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    token_usage: TokenUsage = Field(default_factory=TokenUsage)
+
+
 class Token(_Event):
     """A streamed piece of model output (front ends may show it live; the store skips it)."""
 
@@ -93,10 +113,7 @@ class Token(_Event):
 
 
 Event = Annotated[
-    Union[
-        StageStart, StageEnd, LLMCall, ToolCall, TestResult, Diff,
-        ApprovalRequest, Progress, Error, Token,
-    ],
+    StageStart | StageEnd | LLMCall | ToolCall | TestResult | Diff | ApprovalRequest | Progress | Error | DebugLog | Token,
     Field(discriminator="type"),
 ]
 EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)

@@ -12,6 +12,8 @@ lists them, so no other module reads the checkpointer's tables.
 from __future__ import annotations
 
 import json
+import os
+import socket
 import sqlite3
 import threading
 import time
@@ -25,10 +27,16 @@ from typing import Any, Self
 from codeloop.events import Event, EventBus, parse_event, redacted
 from codeloop.redaction import redact_value
 from codeloop.store_file import StoreError, open_store_connection
-from codeloop.store_run import Run, UnfinishedRun, open_run
+from codeloop.store_run import (
+    PAUSED_STATUSES,
+    RESUMABLE_STATUSES,
+    Run,
+    UnfinishedRun,
+    open_run,
+)
 
-__all__ = ["SCHEMA", "Run", "RunRecord", "RunStore", "StoreError", "UnfinishedRun",
-           "saved_threads"]
+__all__ = ["PAUSED_STATUSES", "RESUMABLE_STATUSES", "SCHEMA", "Run", "RunNotResumable",
+           "RunRecord", "RunStore", "StoreError", "UnfinishedRun", "saved_threads"]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -50,6 +58,35 @@ CREATE TABLE IF NOT EXISTS events (
 );
 CREATE INDEX IF NOT EXISTS runs_by_job ON runs(job, started);
 """
+# Columns added after the first release: (name, declaration); added to older stores on open.
+_ADDED_COLUMNS = (("owner", "TEXT"),)
+
+
+def _owner() -> str:
+    """Who runs a live run: this host and process (a dead owner means an interrupted run)."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _owner_alive(owner: str | None) -> bool:
+    """Whether a live run's owner may still be running. Another host's process is not ours
+    to judge (alive); no owner recorded (an older store) or a gone pid here is dead."""
+    host, _, pid = (owner or "").rpartition(":")
+    if host and host != socket.gethostname():
+        return True
+    if not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class RunNotResumable(StoreError):
+    """`store.resume(run_id)`: no such run, or it is not waiting (finished, or taken up by
+    another process already)."""
 
 # Events that are too chatty to keep: streamed tokens are shown live, never stored.
 _SKIPPED_EVENTS = {"token"}
@@ -79,6 +116,7 @@ class RunStore:
             self.conn.executescript(SCHEMA)
         else:
             self.conn = open_store_connection(self.path, SCHEMA)
+        self._add_missing_columns()
         self._lock = threading.Lock()
         self._seq: dict[str, int] = {}
         self._checkpointer = None
@@ -96,22 +134,67 @@ class RunStore:
         with open_run(self, job, inputs, bus) as run:
             yield run
 
+    @contextmanager
+    def resume(self, run_id: str, *, bus: EventBus | None = None) -> Iterator[Run]:
+        """`with store.resume(run_id) as run:` takes up a paused (awaiting approval) or
+        interrupted run, in any process: the same id, its events numbered on from the last.
+        Only one caller can claim it; the others get RunNotResumable. The block ends it as
+        `store.run`'s does (finish, pause again, or an error recorded)."""
+        with open_run(self, "", None, bus, resume_id=run_id) as run:
+            yield run
+
     def start_run(self, job: str, inputs: dict[str, Any] | None = None) -> str:
         run_id = f"{job}-{time.strftime('%Y%m%d-%H%M%S')}-{uuid.uuid4().hex[:6]}"
         with self._lock:
             self.conn.execute(
-                "INSERT INTO runs (id, job, status, started, input) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO runs (id, job, status, started, input, owner) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
                 (run_id, job, "running", time.time(),
-                 json.dumps(redact_value(inputs or {}), default=str)),
+                 json.dumps(redact_value(inputs or {}), default=str), _owner()),
             )
         return run_id
 
-    def finish_run(self, run_id: str, status: str, result: Any = None) -> None:
+    def claim_run(self, run_id: str) -> str:
+        """Mark a resumable run as running by this process; RunNotResumable otherwise. One
+        UPDATE with the status in its WHERE: two processes approving at once, one wins."""
+        self.mark_interrupted([run_id])  # a run whose process died can be taken up
+        marks = ",".join("?" * len(RESUMABLE_STATUSES))
+        with self._lock:
+            claimed = self.conn.execute(
+                f"UPDATE runs SET status = 'running', ended = NULL, owner = ? "
+                f"WHERE id = ? AND status IN ({marks})",
+                (_owner(), run_id, *RESUMABLE_STATUSES)).rowcount
+            self._seq.pop(run_id, None)  # another store may have added events since
+        if claimed:
+            return run_id
+        record = self.get_run(run_id)
+        if record is None:
+            raise RunNotResumable(f"no run {run_id!r} in {self.path} (see `codeloop runs`)")
+        raise RunNotResumable(f"run {run_id} is {record.status}, not waiting: nothing to "
+                              f"resume")
+
+    def finish_run(self, run_id: str, status: str, result: Any = None, *,
+                   ended: bool = True) -> None:
         with self._lock:
             self.conn.execute(
                 "UPDATE runs SET status = ?, ended = ?, result = ? WHERE id = ?",
-                (status, time.time(), json.dumps(redact_value(result), default=str), run_id),
+                (status, time.time() if ended else None,
+                 json.dumps(redact_value(result), default=str), run_id),
             )
+
+    def mark_interrupted(self, run_ids: list[str] | None = None) -> list[str]:
+        """Runs recorded as running whose process on this host is gone become "interrupted"
+        (a killed CLI, a server restart); the ids changed. `run_ids`: only these."""
+        with self._lock:
+            rows = self.conn.execute(
+                "SELECT id, owner FROM runs WHERE status = 'running'").fetchall()
+            dead = [rid for rid, owner in rows
+                    if (run_ids is None or rid in run_ids) and not _owner_alive(owner)]
+            for rid in dead:
+                self.conn.execute(
+                    "UPDATE runs SET status = 'interrupted', ended = ? "
+                    "WHERE id = ? AND status = 'running'", (time.time(), rid))
+        return dead
 
     def get_run(self, run_id: str) -> RunRecord | None:
         with self._lock:
@@ -121,16 +204,34 @@ class RunStore:
             ).fetchone()
         return self._record(row) if row else None
 
-    def list_runs(self, job: str | None = None, limit: int = 50) -> list[RunRecord]:
+    def list_runs(self, job: str | None = None, limit: int = 50, *,
+                  status: str | None = None, offset: int = 0) -> list[RunRecord]:
+        """Newest first; `job` and `status` filter, `limit`/`offset` page."""
         sql = "SELECT id, job, status, started, ended, input, result FROM runs"
-        args: tuple[Any, ...] = ()
+        where, args = [], []
         if job:
-            sql += " WHERE job = ?"
-            args = (job,)
-        sql += " ORDER BY started DESC LIMIT ?"
+            where.append("job = ?")
+            args.append(job)
+        if status:
+            where.append("status = ?")
+            args.append(status)
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY started DESC, rowid DESC LIMIT ? OFFSET ?"
         with self._lock:
-            rows = self.conn.execute(sql, (*args, limit)).fetchall()
+            rows = self.conn.execute(sql, (*args, limit, offset)).fetchall()
         return [self._record(r) for r in rows]
+
+    def count_runs(self, job: str | None = None, status: str | None = None) -> int:
+        sql = "SELECT COUNT(*) FROM runs WHERE (? IS NULL OR job = ?) AND (? IS NULL OR status = ?)"
+        with self._lock:
+            return self.conn.execute(sql, (job, job, status, status)).fetchone()[0]
+
+    def _add_missing_columns(self) -> None:
+        present = {row[1] for row in self.conn.execute("PRAGMA table_info(runs)")}
+        for name, decl in _ADDED_COLUMNS:
+            if name not in present:
+                self.conn.execute(f"ALTER TABLE runs ADD COLUMN {name} {decl}")
 
     @staticmethod
     def _record(row: tuple[Any, ...]) -> RunRecord:

@@ -32,6 +32,12 @@ class UnfinishedRun(RuntimeError):
     """A `store.run(...)` block ended without `run.finish(...)` (a bug in the job)."""
 
 
+# A paused run waits for someone (a person's approval); `store.resume(run_id)` claims it.
+PAUSED_STATUSES = ("awaiting_approval",)
+# Runs that can be taken up again: paused ones, and ones whose process died.
+RESUMABLE_STATUSES = (*PAUSED_STATUSES, "interrupted")
+
+
 class Run:
     """A running job: its id, its event bus, and the one way to finish it."""
 
@@ -48,17 +54,25 @@ class Run:
 
     def finish(self, status: str, result: Any = None) -> None:
         """Record the run's outcome. A run finishes once: a second call is a bug."""
-        if status == "running":
-            raise ValueError("a run cannot finish as 'running'")
+        if status == "running" or status in PAUSED_STATUSES:
+            raise ValueError(f"a run cannot finish as {status!r} (pause it instead)")
         if not self._settle(status, result):
             raise RuntimeError(f"run {self.id} is already finished ({self.status})")
 
-    def _settle(self, status: str, result: Any) -> bool:
+    def pause(self, status: str = "awaiting_approval", result: Any = None) -> None:
+        """End this block with the run waiting (for a person's approval): not finished, so
+        `store.resume(run_id)` (in this process or another, hours later) can take it up."""
+        if status not in PAUSED_STATUSES:
+            raise ValueError(f"{status!r} is not a paused status {PAUSED_STATUSES}")
+        if not self._settle(status, result, ended=False):
+            raise RuntimeError(f"run {self.id} is already finished ({self.status})")
+
+    def _settle(self, status: str, result: Any, *, ended: bool = True) -> bool:
         """Finish the run unless it is finished already; whether this call finished it."""
         with self._finish_lock:  # a job may finish from a worker thread
             if self.status is not None:
                 return False
-            self._store.finish_run(self.id, status, result)
+            self._store.finish_run(self.id, status, result, ended=ended)
             self.status = status
             return True
 
@@ -70,13 +84,15 @@ def _failure(exc: BaseException) -> tuple[str, dict[str, str]]:
 
 @contextmanager
 def open_run(store: RunStore, job: str, inputs: dict[str, Any] | None = None,
-             bus: EventBus | None = None) -> Iterator[Run]:
-    """Start a run, give it a bus the store listens to, and finish it whatever happens.
+             bus: EventBus | None = None, *, resume_id: str | None = None) -> Iterator[Run]:
+    """Start a run (or take up the paused or interrupted run `resume_id`), give it a bus the
+    store listens to, and finish it whatever happens.
 
     `bus`: a caller's long-lived bus (an agent REPL's, whose tools were built with it) is
     lent to the run: it carries the run's id and feeds the store for the block only.
     """
-    run_id = store.start_run(job, inputs)
+    run_id = store.claim_run(resume_id) if resume_id is not None else store.start_run(job,
+                                                                                         inputs)
     bus = bus if bus is not None else EventBus()
     previous_id, bus.run_id = bus.run_id, run_id
     stop_recording = bus.subscribe(store)

@@ -1,5 +1,11 @@
 from codeloop.events import (
-    EventBus, EventRecorder, LLMCall, StageEnd, StageStart, TestResult, parse_event,
+    EventBus,
+    EventRecorder,
+    LLMCall,
+    StageEnd,
+    StageStart,
+    TestResult,
+    parse_event,
 )
 
 
@@ -44,3 +50,14 @@ def test_unsubscribe_stops_delivery():
     unsubscribe()
     bus.emit(StageStart(stage="b"))
     assert [e.stage for e in seen.events] == ["a"]
+
+
+def test_a_debug_log_line_round_trips_through_json():
+    from codeloop.events import DebugLog, TokenUsage, parse_event
+
+    line = DebugLog(node="reviewer", agent="ReviewerAgent", event_type="result",
+                    content="2 issues", metadata={"approved": False},
+                    token_usage=TokenUsage(prompt_tokens=10, completion_tokens=5,
+                                           total_tokens=15))
+    back = parse_event(line.model_dump_json())
+    assert back == line and back.token_usage.total_tokens == 15

@@ -171,3 +171,86 @@ def test_the_agent_records_each_request_as_a_run(tmp_path, store):
     assert run.input["request"] == "explain README.md"
     assert app.bus.run_id is None  # the run is over: later events belong to no run
     assert any(e.type == "stage_start" for _, e in store.events(run.id))
+
+
+# ------------------------------------------------------------------ pause and resume
+def test_a_paused_run_waits_and_is_resumed_from_another_store(tmp_path):
+    path = tmp_path / "runs.sqlite"
+    with RunStore(path) as store:
+        with store.run("review", {"request": "x"}) as run:
+            run.bus.emit(StageStart(stage="reviewer"))
+            run.pause("awaiting_approval", {"pending": 1})
+        record = store.get_run(run.id)
+        assert (record.status, record.ended) == ("awaiting_approval", None)
+        assert [r.id for r in store.list_runs(status="awaiting_approval")] == [run.id]
+    with RunStore(path) as later:  # another process, later
+        with later.resume(run.id) as resumed:
+            assert resumed.id == run.id and later.get_run(run.id).status == "running"
+            resumed.bus.emit(StageEnd(stage="persistence"))
+            resumed.finish("applied", {"written": ["a.py"]})
+        assert [(seq, e.type) for seq, e in later.events(run.id)] == [
+            (1, "stage_start"), (2, "stage_end")]
+        assert later.get_run(run.id).status == "applied"
+
+
+def test_a_finished_or_unknown_run_cannot_be_resumed(store):
+    from codeloop.store import RunNotResumable
+
+    with store.run("review", {}) as run:
+        run.finish("applied")
+    with pytest.raises(RunNotResumable, match="applied, not waiting"), store.resume(run.id):
+        pass
+    with pytest.raises(RunNotResumable, match="no run 'nope'"), store.resume("nope"):
+        pass
+    assert store.get_run(run.id).status == "applied"
+
+
+def test_only_one_of_two_claims_on_a_paused_run_wins(tmp_path):
+    from codeloop.store import RunNotResumable
+
+    path = tmp_path / "runs.sqlite"
+    with RunStore(path) as first, RunStore(path) as second:
+        with first.run("review", {}) as run:
+            run.pause()
+        first.claim_run(run.id)
+        with pytest.raises(RunNotResumable, match="running, not waiting"):
+            second.claim_run(run.id)
+
+
+def test_a_run_whose_process_died_is_marked_interrupted_and_can_be_resumed(tmp_path):
+    import subprocess
+    import sys
+
+    path = tmp_path / "runs.sqlite"
+    script = ("import os, sys; from codeloop.store import RunStore\n"
+              "s = RunStore(sys.argv[1]); rid = s.start_run('build', {}); print(rid, flush=True)\n"
+              "os._exit(0)\n")  # dies with the run still 'running'
+    rid = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True,
+                         text=True, check=True).stdout.strip()
+    with RunStore(path) as store:
+        live = store.start_run("solve", {})  # this process's own run is alive: untouched
+        assert store.mark_interrupted() == [rid]
+        assert store.get_run(rid).status == "interrupted"
+        assert store.get_run(live).status == "running"
+        with store.resume(rid) as run:
+            run.finish("failed")
+        assert store.get_run(rid).status == "failed"
+
+
+def test_runs_are_listed_newest_first_filtered_and_paged(store):
+    ids = []
+    for job in ("solve", "review", "solve"):
+        with store.run(job, {}) as run:
+            run.finish("passed")
+        ids.append(run.id)
+    assert [r.id for r in store.list_runs(job="solve")] == [ids[2], ids[0]]
+    assert [r.id for r in store.list_runs(limit=1, offset=1)] == [ids[1]]
+    assert store.count_runs(job="solve", status="passed") == 2
+    assert store.count_runs(status="failed") == 0
+
+
+def test_a_run_cannot_finish_as_paused(store):
+    with store.run("review", {}) as run:
+        with pytest.raises(ValueError, match="pause it instead"):
+            run.finish("awaiting_approval")
+        run.finish("applied")
