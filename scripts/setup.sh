@@ -64,7 +64,10 @@ case "$MODEL" in
   none) ;;
   *) echo "setup.sh: --model must be 0.5b, 1.5b, both or none" >&2; exit 2 ;;
 esac
-[ "$DEV" = 1 ] && extras+=",dev"
+if [ "$DEV" = 1 ]; then
+  extras+=",dev"
+  bash scripts/system-deps.sh  # chromium, go: what the test suite drives for real
+fi
 say "installing codeloop[$extras]"
 "${PIP[@]}" install -e ".[$extras]"
 
