@@ -1,0 +1,223 @@
+"""Ask benchmark (not a test): questions with checkable answers about real repositories.
+
+Each question in benchmarks/ask_questions/questions.yaml names its repository and what a
+right answer contains (`all_of` groups of alternatives, optionally a `file` it must name).
+For each question and each retrieval setting the ask job runs end to end; the record holds
+the answer, whether it is right, its grounding (cited file:line that exist and hold what is
+quoted), its tokens and seconds. The summary puts retrieval on and off side by side.
+
+    python benchmarks/ask_bench.py --model local:qwen2.5-coder-1.5b --retrieval both \
+        --label 1.5b          # -> benchmarks/results/ask-1.5b.{jsonl,md}
+    python benchmarks/ask_bench.py --rescore benchmarks/results/ask-1.5b.jsonl \
+        --model local:qwen2.5-coder-1.5b   # the saved answers scored again, no model run
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+QUESTIONS = Path(__file__).parent / "ask_questions" / "questions.yaml"
+RESULTS = Path(__file__).parent / "results"
+
+
+def load_questions(path: Path = QUESTIONS) -> tuple[dict[str, Path], list[dict[str, Any]]]:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    repos = {name: resolve_repo(spec) for name, spec in data["repos"].items()}
+    questions = data["questions"]
+    ids = [q["id"] for q in questions]
+    if len(set(ids)) != len(ids):
+        raise ValueError("question ids repeat")
+    for q in questions:
+        if q["repo"] not in repos:
+            raise ValueError(f"{q['id']}: unknown repository {q['repo']!r}")
+    return repos, questions
+
+
+def resolve_repo(spec: dict[str, str]) -> Path:
+    """{project: path in this repository} or {package: an installed package's name}."""
+    if "project" in spec:
+        return ROOT / spec["project"]
+    found = importlib.util.find_spec(spec["package"])
+    if found is None or not found.submodule_search_locations:
+        raise ValueError(f"package {spec['package']} is not installed")
+    return Path(next(iter(found.submodule_search_locations)))
+
+
+def _mentions_file(answer: str, files: list[str]) -> bool:
+    low = answer.lower()
+    return any(f.lower() in low or Path(f).name.lower() in low for f in files)
+
+
+def score_answer(question: dict[str, Any], answer: str) -> dict[str, Any]:
+    """{correct, missing (groups not satisfied), file_named}. Case-insensitive substrings."""
+    low = answer.lower()
+    missing = [group for group in question.get("all_of", [])
+               if not any(str(alt).lower() in low for alt in group)]
+    files = question.get("file") or []
+    file_named = _mentions_file(answer, files) if files else True
+    return {"correct": not missing and file_named, "missing": missing,
+            "file_named": file_named}
+
+
+def run_one(question: dict[str, Any], repo: Path, llm, retrieval: bool, index) -> dict[str, Any]:
+    from codeloop.ask.context import AskError
+    from codeloop.ask.service import ask
+    from codeloop.llm.base import LLMError
+
+    started = time.perf_counter()
+    try:
+        result = ask(question["question"], repo, llm, None, None, retrieval=retrieval,
+                     index=index)
+    except (AskError, LLMError) as exc:
+        return {"id": question["id"], "retrieval": retrieval, "error": str(exc)[:300],
+                "correct": False, "seconds": round(time.perf_counter() - started, 2)}
+    scored = score_answer(question, result.final_output)
+    g = result.grounding
+    return {"id": question["id"], "repo": question["repo"], "retrieval": retrieval,
+            **scored, "task_type": result.task_type, "answer": result.final_output,
+            "cited": g.get("cited", 0), "grounded": g.get("grounded", 0),
+            "invented": g.get("invented", []), "score": result.evaluation_scores["overall"],
+            "tokens": result.totals.total_tokens, "calls": result.totals.calls,
+            "seconds": round(time.perf_counter() - started, 2),
+            "iterations": result.iteration_count}
+
+
+def summarise(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    out = {}
+    for setting in (True, False):
+        rows = [r for r in records if r["retrieval"] is setting]
+        if not rows:
+            continue
+        n = len(rows)
+        cited = sum(r.get("cited", 0) for r in rows)
+        out["on" if setting else "off"] = {
+            "questions": n,
+            "correct": sum(r["correct"] for r in rows),
+            "accuracy": round(sum(r["correct"] for r in rows) / n, 3),
+            "answers_citing": sum(1 for r in rows if r.get("cited")),
+            "citations": cited,
+            "grounding_rate": round(sum(r.get("grounded", 0) for r in rows) / cited, 3)
+            if cited else None,
+            "tokens_per_question": round(sum(r.get("tokens", 0) for r in rows) / n),
+            "seconds_per_question": round(sum(r["seconds"] for r in rows) / n, 1),
+            "errors": sum(1 for r in rows if "error" in r),
+            "mean_self_score": round(sum(r.get("score", 0) for r in rows) / n, 1),
+        }
+    return out
+
+
+def markdown(summary: dict[str, dict[str, Any]], model: str, *commands: str) -> str:
+    settings = list(summary)
+    lines = [f"# Ask benchmark: {model}", "", "Commands:", "",
+             *(f"    {command}" for command in commands), "",
+             "| | " + " | ".join(f"retrieval {s}" for s in settings) + " |",
+             "|---|" + "---|" * len(settings)]
+    rows = [("questions", "questions"), ("correct answers", "accuracy"),
+            ("answers citing file:line", "answers_citing"),
+            ("grounding rate (grounded / cited)", "grounding_rate"),
+            ("tokens per question", "tokens_per_question"),
+            ("seconds per question", "seconds_per_question"),
+            ("mean self-score (evaluator)", "mean_self_score"), ("errors", "errors")]
+    for label, key in rows:
+        cells = []
+        for s in settings:
+            value = summary[s][key]
+            if key == "accuracy":
+                value = f"{summary[s]['correct']}/{summary[s]['questions']} ({value:.0%})"
+            elif key == "grounding_rate":
+                value = "n/a" if value is None else f"{value:.0%} of {summary[s]['citations']}"
+            cells.append(str(value))
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def rescore(path: Path, model: str, command: str) -> int:
+    """Score the saved answers again (the records keep their answers) and check their
+    citations again against the repositories as they are now; rewrite the .jsonl and its
+    .md summary beside it."""
+    from codeloop.ask.grounding import check_grounding
+    from codeloop.ask.tools.walk import RepoIndex
+
+    repos, questions = load_questions()
+    by_id = {q["id"]: q for q in questions}
+    indexes: dict[str, Any] = {}
+    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    for record in records:
+        question = by_id.get(record["id"])
+        if "answer" not in record or question is None:
+            continue
+        record.update(score_answer(question, record["answer"]))
+        repo = question["repo"]
+        if repo not in indexes:
+            indexes[repo] = RepoIndex.open(repos[repo])
+        g = check_grounding(record["answer"], indexes[repo])
+        record.update(cited=g["cited"], grounded=g["grounded"], invented=g["invented"])
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    summary = summarise(records)
+    label = path.stem.removeprefix("ask-")
+    answers = (f"python benchmarks/ask_bench.py --model {model} --retrieval both "
+               f"--label {label}   # the answers")
+    path.with_suffix(".md").write_text(
+        markdown(summary, model, answers, f"{command}   # scored again"), encoding="utf-8")
+    print(json.dumps(summary, indent=2))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--model", required=True)
+    parser.add_argument("--retrieval", choices=("on", "off", "both"), default="both")
+    parser.add_argument("--label", default=None, help="results/ask-LABEL.{jsonl,md}")
+    parser.add_argument("--ids", nargs="*", help="only these question ids")
+    parser.add_argument("--out-dir", type=Path, default=RESULTS)
+    parser.add_argument("--rescore", type=Path, help="score the answers in this .jsonl again "
+                        "with the current questions (a scorer fix needs no model run)")
+    args = parser.parse_args(argv)
+    command = "python benchmarks/ask_bench.py " + " ".join(argv if argv is not None
+                                                           else sys.argv[1:])
+    if args.rescore:
+        return rescore(args.rescore, args.model, command)
+
+    from codeloop.ask.tools.walk import RepoIndex
+    from codeloop.config import load_config
+    from codeloop.llm.registry import get_llm
+
+    repos, questions = load_questions()
+    if args.ids:
+        questions = [q for q in questions if q["id"] in set(args.ids)]
+    llm = get_llm(args.model, load_config({"model": args.model}).settings)
+    settings = {"on": [True], "off": [False], "both": [True, False]}[args.retrieval]
+    indexes = {name: RepoIndex.open(path) for name, path in repos.items()}
+    label = args.label or args.model.replace(":", "-").replace("/", "-")
+    args.out_dir.mkdir(parents=True, exist_ok=True)
+    jsonl = args.out_dir / f"ask-{label}.jsonl"
+    records = []
+    with jsonl.open("w", encoding="utf-8") as out:
+        for q in questions:  # on and off side by side: a run cut short still pairs them
+            for retrieval in settings:
+                record = run_one(q, repos[q["repo"]], llm, retrieval, indexes[q["repo"]])
+                records.append(record)
+                out.write(json.dumps(record) + "\n")
+                out.flush()
+                print(f"{'on ' if retrieval else 'off'} {q['id']:<24} "
+                      f"{'OK ' if record['correct'] else 'no '} "
+                      f"cited {record.get('cited', 0)} grounded {record.get('grounded', 0)} "
+                      f"{record.get('tokens', 0)} tok {record['seconds']} s", flush=True)
+    summary = summarise(records)
+    (args.out_dir / f"ask-{label}.md").write_text(markdown(summary, args.model, command),
+                                                  encoding="utf-8")
+    print(json.dumps(summary, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,99 @@
+"""The ask benchmark's questions and scorer: at least 25 questions over real repositories
+that resolve, a right answer scores right and a wrong one wrong (on the scripted model), and
+the summary puts retrieval on and off side by side."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "ask_bench.py"
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("ask_bench", BENCH)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["ask_bench"] = module
+    spec.loader.exec_module(module)
+    yield module
+    sys.modules.pop("ask_bench", None)
+
+
+def test_the_questions_cover_three_real_repositories(bench):
+    repos, questions = bench.load_questions()
+    assert len(questions) >= 25
+    assert all(path.is_dir() for path in repos.values())
+    used = {q["repo"] for q in questions}
+    assert {"codeloop", "pathspec", "pyapp"} <= used
+    assert all(q.get("all_of") for q in questions)  # every answer is checkable
+    # the questions file is outside the repositories asked about: retrieval cannot read it
+    assert not any(bench.QUESTIONS.is_relative_to(path) for path in repos.values())
+
+
+def test_every_file_a_question_expects_exists(bench):
+    repos, questions = bench.load_questions()
+    for q in questions:
+        for name in q.get("file") or []:
+            matches = list(repos[q["repo"]].rglob(Path(name).name))
+            assert any(m.as_posix().endswith(name) for m in matches), (q["id"], name)
+
+
+def test_the_scorer_on_hand_made_answers(bench):
+    q = {"all_of": [["requests"], ["click"], ["pyyaml", "PyYAML"]], "file": ["pyapp/report.py"]}
+    right = bench.score_answer(q, "Requests, click and PyYAML (see pyapp/report.py:1).")
+    assert right == {"correct": True, "missing": [], "file_named": True}
+    wrong = bench.score_answer(q, "requests and click, in report.py")
+    assert wrong["correct"] is False and wrong["missing"] == [["pyyaml", "PyYAML"]]
+    assert wrong["file_named"] is True  # the file name alone names it
+    no_file = bench.score_answer(q, "requests, click, pyyaml")
+    assert no_file["correct"] is False and no_file["file_named"] is False
+
+
+def test_a_scripted_run_scores_right_and_wrong_answers(bench, tmp_path, monkeypatch):
+    script = tmp_path / "oracle.yaml"
+    script.write_text(yaml.safe_dump([
+        {"match": "Plan how to complete", "json": {"steps": ["Find", "Read", "Answer"]}},
+        {"match": "Which function computes the total value",
+         "reply": "`inventory_value` (pyapp/report.py:6) sums the items."},
+        {"match": "List the runtime dependencies",
+         "reply": "Only `requests` (requirements.txt:2)."},  # misses click and pyyaml
+    ]))
+    out = tmp_path / "results"
+    code = bench.main(["--model", f"scripted:{script}", "--retrieval", "both", "--label", "t",
+                       "--ids", "py-value-function", "py-runtime-deps", "--out-dir", str(out)])
+    assert code == 0
+    records = [json.loads(line) for line in (out / "ask-t.jsonl").read_text().splitlines()]
+    assert [(r["id"], r["retrieval"], r["correct"]) for r in records] == [
+        ("py-value-function", True, True), ("py-value-function", False, True),
+        ("py-runtime-deps", True, False), ("py-runtime-deps", False, False)]
+    assert records[0]["grounded"] == records[0]["cited"] == 1
+    assert records[0]["retrieval"] is True and records[1]["retrieval"] is False
+    summary = bench.summarise(records)
+    assert summary["on"]["accuracy"] == summary["off"]["accuracy"] == 0.5
+    table = (out / "ask-t.md").read_text()
+    assert "| correct answers | 1/2 (50%) | 1/2 (50%) |" in table
+    assert "| grounding rate (grounded / cited) | 100% of 2 | 100% of 2 |" in table
+
+
+def test_rescoring_saved_answers_needs_no_model(bench, tmp_path):
+    saved = tmp_path / "ask-x.jsonl"
+    rows = [{"id": "py-runtime-deps", "retrieval": True, "correct": False, "cited": 0,
+             "grounded": 0, "tokens": 10, "seconds": 1.0, "score": 50.0,
+             "answer": "requests, click and PyYAML"},
+            {"id": "py-low-stock-default", "retrieval": False, "correct": True, "cited": 1,
+             "grounded": 1, "tokens": 10, "seconds": 1.0, "score": 50.0,
+             "answer": "It is `threshold: int = 3` (pyapp/report.py:11)."}]
+    saved.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert bench.main(["--model", "m", "--rescore", str(saved)]) == 0
+    again = [json.loads(line) for line in saved.read_text().splitlines()]
+    assert [r["correct"] for r in again] == [True, False]  # both flags were wrong
+    assert (again[1]["cited"], again[1]["grounded"]) == (1, 0)  # the quote is not there
+    table = (tmp_path / "ask-x.md").read_text()
+    assert "| correct answers | 1/1 (100%) | 0/1 (0%) |" in table
+    assert "--rescore" in table
