@@ -1,0 +1,135 @@
+"""The reviewer's and the security gate's measurements, none of which runs model code on the
+host: the workspace's tests in the sandbox (a throw-away copy with the artifacts laid over
+it: nothing comes back), bandit and the secrets scan, ruff, and radon metrics.
+
+Scans and lint are cached by content: a file the refiner did not touch is not scanned again.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from codeloop.review.state import Artifact
+
+MAX_FAILURES_SHOWN = 5
+_SUMMARY = re.compile(r"(\d+) (passed|failed|error|errors)\b")
+_FAILED_LINE = re.compile(r"^(FAILED|ERROR) (.+)$", re.MULTILINE)
+NO_TESTS_COLLECTED = 5  # pytest's exit code when it found no tests
+
+
+def run_workspace_tests(workspace: str, artifacts: list[Artifact], *, timeout: float,
+                        unsafe_no_sandbox: bool = False) -> dict[str, Any]:
+    """pytest on a throw-away copy of the workspace with the artifacts written over it.
+    {ran, passed, failed, exit_code, failures: [...], output_tail}."""
+    from codeloop.sandbox.runner import run_command
+
+    argv = [sys.executable, "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider",
+            "--color=no", "-o", "addopts="]
+    files = {a["file_path"]: a["content"] for a in artifacts}
+    result = run_command(argv, workspace=Path(workspace), mode="cow", files=files,
+                         timeout=timeout, unsafe_no_sandbox=unsafe_no_sandbox,
+                         env={"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"})
+    return summarise_pytest(result.stdout, result.exit_code, result.limit_hit)
+
+
+def summarise_pytest(stdout: str, exit_code: int, limit_hit: str | None = None
+                     ) -> dict[str, Any]:
+    lines = stdout.strip().splitlines()
+    counts = {"passed": 0, "failed": 0}
+    for number, word in _SUMMARY.findall(lines[-1] if lines else ""):
+        counts["passed" if word == "passed" else "failed"] += int(number)
+    failures = [m.group(2).strip()[:300] for m in _FAILED_LINE.finditer(stdout)]
+    if exit_code not in (0, NO_TESTS_COLLECTED) and not counts["failed"]:
+        # a crash, a timeout, a collection error without a summary: still a failure
+        counts["failed"] = 1
+        why = f"the test run hit its {limit_hit} limit" if limit_hit else \
+            f"pytest exited with code {exit_code}"
+        failures = failures or [f"{why}: {' / '.join(lines[-3:])[:300]}"]
+    return {"ran": exit_code != NO_TESTS_COLLECTED, "passed": counts["passed"],
+            "failed": counts["failed"], "exit_code": exit_code,
+            "failures": failures[:MAX_FAILURES_SHOWN],
+            "output_tail": "\n".join(lines[-15:])[-2000:]}
+
+
+@lru_cache(maxsize=256)
+def security_findings(path: str, content: str) -> tuple[dict[str, Any], ...]:
+    """bandit (Python files) and the secrets scan, as the contract's finding dicts."""
+    from codeloop.quality.secret_patterns import find_secrets
+    from codeloop.quality.security import scan_code
+
+    if path.endswith(".py"):
+        report = scan_code(content, path.rsplit("/", 1)[-1])
+        found = report.findings
+        errors = [*report.tool_errors, *([report.syntax_error] if report.syntax_error else [])]
+    else:
+        found, errors = find_secrets(content), []
+    out = [{"tool": f.source, "severity": f.severity.lower(), "line": f.line,
+            "file_path": path, "message": f"{f.test_id} {f.message}"} for f in found]
+    out += [{"tool": "bandit", "severity": "low", "line": 1, "file_path": path,
+             "message": f"not scanned by bandit: {error}"} for error in errors
+            if not error.startswith("line ")]  # a syntax error is the reviewer's to report
+    return tuple(out)
+
+
+@lru_cache(maxsize=256)
+def ruff_findings(path: str, content: str) -> tuple[str, ...]:
+    """ruff's findings (the quality toolkit's rules, no config file read) as
+    'path:line: CODE message' lines. ruff alone: pylint's score is not part of the review
+    and costs ~0.5 s a file."""
+    import json
+
+    from codeloop.quality.lint import RUFF_RULES
+    from codeloop.quality.tool_runner import ToolRunError, run_tool, staged_copy
+
+    if not path.endswith(".py"):
+        return ()
+    args = ["check", "--isolated", "--no-cache", "--exit-zero", "--output-format", "json",
+            "--select", ",".join(RUFF_RULES)]
+    with staged_copy(content, path.rsplit("/", 1)[-1]) as staged:
+        try:
+            run = run_tool("ruff", [*args, staged.path.name], staged)
+            items = json.loads(run.stdout)
+        except (ToolRunError, json.JSONDecodeError) as exc:
+            return (f"{path}: ruff could not run ({str(exc)[:200]})",)
+    return tuple(f"{path}:{(item.get('location') or {}).get('row') or 1}: "
+                 f"{item.get('code') or 'ruff'} {item.get('message', '')}"
+                 for item in items if isinstance(item, dict))
+
+
+def syntax_error(path: str, content: str) -> str | None:
+    from codeloop.quality.syntax import find_syntax_error
+
+    if not path.endswith(".py"):
+        return None
+    problem = find_syntax_error(content, path)
+    return None if problem is None else f"{path}: {problem.describe()}"
+
+
+def metric_deltas(originals: dict[str, str | None], artifacts: list[Artifact]
+                  ) -> dict[str, dict[str, Any]]:
+    """Per Python artifact: maintainability index and max complexity, before and after."""
+    from codeloop.quality.metrics import compute_metrics
+
+    out: dict[str, dict[str, Any]] = {}
+    for artifact in artifacts:
+        path = artifact["file_path"]
+        if not path.endswith(".py"):
+            continue
+        after = compute_metrics(artifact["content"])
+        before_text = originals.get(path)
+        before = compute_metrics(before_text) if before_text is not None else None
+        row: dict[str, Any] = {"mi_after": round(after.maintainability_index, 1),
+                               "complexity_after": after.max_complexity,
+                               "lloc_after": after.lloc}
+        if before is not None:
+            row.update(mi_before=round(before.maintainability_index, 1),
+                       complexity_before=before.max_complexity, lloc_before=before.lloc,
+                       mi_delta=round(after.maintainability_index
+                                      - before.maintainability_index, 1),
+                       complexity_delta=after.max_complexity - before.max_complexity)
+        out[path] = row
+    return out

@@ -1,0 +1,130 @@
+"""Reading edits out of model replies: whole files (`FILE: path` + a fenced block: the
+coder's and the full refiner's form) and SEARCH/REPLACE blocks (the diff refiner's form),
+applied to the in-state artifacts with the tools' tolerant matcher. Paths are taken as the
+model wrote them: the security gate judges them before anything uses them."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from codeloop.jobs.extract import code_blocks
+from codeloop.review.state import Artifact
+from codeloop.review.supervisor import language_of
+from codeloop.tools.matcher import apply_edit
+
+_FILE_LINE = re.compile(
+    r"^[ \t]*(?:#+[ \t]*)?(?:\*\*)?(?:FILE|File|file|Path|path)[ \t]*:[ \t]*(?:\*\*)?[ \t]*"
+    r"`?([^`*\s]+)`?(?:\*\*)?[ \t]*$", re.MULTILINE)
+_BLOCK = re.compile(
+    r"^[ \t]*<{5,9}[ \t]*SEARCH[^\n]*\n(.*?)^[ \t]*={5,9}[ \t]*\n(.*?)^[ \t]*>{5,9}[ \t]*REPLACE"
+    r"[^\n]*$", re.MULTILINE | re.DOTALL)
+MAX_FILES_PER_REPLY = 20
+
+
+def whole_files(reply: str, default_path: str | None = None) -> dict[str, str]:
+    """{path: content} from `FILE: path` lines each followed by a fenced block. Without any
+    such line, a reply of one block is the file `default_path` (when given)."""
+    marks = list(_FILE_LINE.finditer(reply))[:MAX_FILES_PER_REPLY]
+    out: dict[str, str] = {}
+    for i, mark in enumerate(marks):
+        end = marks[i + 1].start() if i + 1 < len(marks) else len(reply)
+        blocks = code_blocks(reply[mark.end():end])
+        if blocks:
+            out[mark.group(1).strip()] = _with_newline(blocks[0])
+    if not out and default_path is not None:
+        blocks = code_blocks(reply)
+        if len(blocks) == 1:
+            out[default_path] = _with_newline(blocks[0])
+    return out
+
+
+def _with_newline(text: str) -> str:
+    return text if text.endswith("\n") else text + "\n"
+
+
+@dataclass
+class EditBlock:
+    path: str | None
+    search: str
+    replace: str
+
+
+@dataclass
+class EditFailure:
+    path: str
+    problem: str
+    candidates: str = ""
+
+
+@dataclass
+class Applied:
+    artifacts: list[Artifact]
+    applied: int = 0
+    failures: list[EditFailure] = field(default_factory=list)
+
+
+def _path_before(reply: str, start: int) -> str | None:
+    """The file name a block names: the last non-blank line before it that is no fence."""
+    for line in reversed(reply[:start].splitlines()[-3:]):
+        text = line.strip()
+        if not text or text.startswith(("```", "~~~", ">>>>>>>")):
+            continue
+        text = text.strip("`*").strip()
+        text = re.sub(r"^(?:#+\s*)?(?:FILE|File|file|Path|path)\s*:\s*", "", text).strip("`* ")
+        return text if " " not in text and text else None
+    return None
+
+
+def edit_blocks(reply: str) -> list[EditBlock]:
+    return [EditBlock(_path_before(reply, m.start()), m.group(1), m.group(2))
+            for m in _BLOCK.finditer(reply)]
+
+
+def _target(block_path: str | None, paths: list[str]) -> str | None:
+    """Which artifact a block edits: its path exactly, else the one whose name ends it (or
+    it ends), else the only artifact."""
+    if block_path:
+        clean = block_path.removeprefix("./")
+        if clean in paths:
+            return clean
+        ends = [p for p in paths if p.endswith("/" + clean) or clean.endswith("/" + p)]
+        if len(ends) == 1:
+            return ends[0]
+        return None
+    return paths[0] if len(paths) == 1 else None
+
+
+def apply_blocks(artifacts: list[Artifact], blocks: list[EditBlock]) -> Applied:
+    """Apply the blocks in order to copies of the artifacts; a block that cannot be applied
+    is reported with the closest lines of its file, the others still apply."""
+    current = {a["file_path"]: dict(a) for a in artifacts}
+    result = Applied(artifacts=[])
+    for block in blocks:
+        path = _target(block.path, list(current))
+        if path is None and block.search.strip() and len(current) == 1:
+            path = next(iter(current))  # a made-up name ("path/to/file.py"): the only file
+        if path is None:
+            if not block.search.strip() and block.path:  # a new file
+                current[block.path] = {"file_path": block.path, "content": block.replace,
+                                       "language": language_of(block.path)}
+                result.applied += 1
+            else:
+                result.failures.append(EditFailure(block.path or "?", "no such file among the "
+                                                   f"files shown ({', '.join(current)})"))
+            continue
+        content = current[path]["content"]
+        if not block.search.strip() and not content.strip():
+            current[path]["content"] = block.replace
+            result.applied += 1
+            continue
+        edit = apply_edit(content, block.search, block.replace)
+        if edit.ok:
+            current[path]["content"] = edit.new_content
+            result.applied += 1
+        else:
+            # plain lines, no numbers: small models copy a "12| " prefix into SEARCH
+            shown = "\n...\n".join(c.text for c in edit.candidates)
+            result.failures.append(EditFailure(path, edit.problem, shown))
+    result.artifacts = [Artifact(**a) for a in current.values()]  # type: ignore[typeddict-item]
+    return result

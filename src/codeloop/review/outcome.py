@@ -1,0 +1,55 @@
+"""The ReviewOutcome of a run's state: what front ends show and the run store keeps."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from codeloop.jobs.usage import per_stage
+from codeloop.review.service import ReviewOutcome
+from codeloop.review.state import BLOCKED, MAX_RETRIES
+
+_FINAL = {"applied", "failed", "blocked", "rejected", "awaiting_approval", "error"}
+
+
+def tokens_of(usage: list[dict[str, Any]]) -> dict[str, Any]:
+    stages, total = per_stage(usage)
+    return {"total": total.total_tokens,
+            "per_node": {name: record.total_tokens for name, record in stages.items()}}
+
+
+def _message(run_id: str, status: str, values: dict[str, Any]) -> str:
+    pending = values.get("pending_diffs") or []
+    if status == "awaiting_approval":
+        files = ", ".join(d["file_path"] for d in pending) or "no file changes"
+        return (f"Review passed; waiting for approval of {files}: codeloop approve {run_id} "
+                f"-m MSG (or codeloop reject {run_id} -m MSG)")
+    if status == "applied":
+        written = values.get("written") or []
+        return (f"Applied: wrote {', '.join(written)}" if written
+                else "Review passed and approved; no file needed a change")
+    if status == "blocked":
+        return f"{BLOCKED} (rejected {MAX_RETRIES} times)"
+    errors = values.get("error_log") or []
+    if status == "failed":
+        return errors[-1] if errors else "the review failed"
+    return errors[-1] if errors else status
+
+
+def build_outcome(run_id: str, values: dict[str, Any], status: str,
+                  message: str | None = None) -> ReviewOutcome:
+    values = dict(values or {})
+    if status not in _FINAL:  # a graph that ended without a verdict is a bug: say so
+        status, message = "error", message or f"the review ended while {status!r}"
+    feedback = values.get("review_feedback")
+    return ReviewOutcome(
+        run_id=run_id, status=status,  # type: ignore[arg-type]
+        workflow_type=values.get("workflow_type") or "review",
+        pending_diffs=[dict(d) for d in values.get("pending_diffs") or []],
+        findings=[*values.get("refused_paths", []), *values.get("security_findings", [])],
+        review_feedback=dict(feedback) if feedback else None,
+        written=list(values.get("written") or []),
+        error_log=list(values.get("error_log") or []),
+        tokens=tokens_of(values.get("usage") or []),
+        refinements=list(values.get("refinements") or []),
+        message=message or _message(run_id, status, values),
+    )

@@ -1,0 +1,67 @@
+"""persistence (approved): write the changed files atomically through the path guard (the
+host policy refuses .git, codeloop.toml, .pth ... again here), then append the run to
+`.ai_context.json`'s workflow_history.
+
+Nothing is written when any target changed on disk since the review read it (someone edited
+the file while the run waited for approval): the person approved a diff against the old
+text, and overwriting their edit would lose it."""
+
+from __future__ import annotations
+
+import time
+
+from codeloop.jobs.stage import StageOutput
+from codeloop.jobs.usage import UsageRecord
+from codeloop.review.context import ReviewContext
+from codeloop.review.debug import DebugTrail
+from codeloop.review.history import append_history
+from codeloop.review.state import ReviewState
+from codeloop.sandbox.pathguard import PathGuard, PathRefused
+
+
+def _on_disk(guard: PathGuard, path: str) -> str | None:
+    if not guard.exists(path):
+        return None
+    return guard.read_bytes(path).decode("utf-8", errors="surrogateescape")
+
+
+def persist(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
+            trail: DebugTrail) -> StageOutput:
+    guard = PathGuard(state["workspace"])
+    changes = list(state["pending_diffs"])
+    try:  # on disk now: the original, or already ours (a resumed run wrote it before dying)
+        moved = [d["file_path"] for d in changes
+                 if _on_disk(guard, d["file_path"]) not in (
+                     state["originals"].get(d["file_path"]), d["modified_content"])]
+    except (OSError, PathRefused) as exc:
+        moved = [f"(unreadable: {exc})"]
+    if moved:
+        error = (f"Nothing written: {', '.join(moved)} changed on disk since the review read "
+                 "it; run the review again")
+        trail.log("error", error)
+        return StageOutput({"workflow_status": "failed", "error_log": [error]}, error, ok=False)
+    written, errors = [], []
+    for diff in changes:
+        try:
+            guard.write_text(diff["file_path"], diff["modified_content"])
+        except (OSError, PathRefused) as exc:
+            errors.append(f"{diff['file_path']} not written: {exc}")
+            continue
+        written.append(diff["file_path"])
+        trail.log("tool_call", f"wrote {diff['file_path']} (+{diff['added']} -{diff['removed']})")
+    entry = {"timestamp": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+             "run_id": state["run_id"], "workflow_type": state["workflow_type"],
+             "status": "applied" if not errors else "partially applied",
+             "artifacts": written,
+             "notes": "; ".join(filter(None, [state["request"], state["human_message"]]))}
+    try:
+        warning = append_history(guard, entry)
+    except (OSError, PathRefused) as exc:
+        warning = f"history not updated: {exc}"
+    if warning:
+        errors.append(f"warning: {warning}")
+        trail.log("error", warning)
+    status = "applied" if written or not changes else "failed"
+    shown = f"wrote {len(written)} file(s)" + (f"; {len(errors)} problem(s)" if errors else "")
+    return StageOutput({"written": written, "workflow_status": status, "error_log": errors},
+                       shown, ok=not errors)

@@ -1,0 +1,145 @@
+"""reviewer: the facts first (the workspace's tests against the artifacts in the sandbox,
+ruff, the maintainability metrics with before/after deltas), then the model's
+{approved, issues, suggestions}. Rules the model cannot override: a HIGH security finding,
+a failing test or code that does not compile is never approved, nor an unchanged file
+under a change request.
+
+A pass hands the pending diffs to human_approval; a failure hands the concrete problems to
+the refiner (`last_error`), unless the loop is spent: MAX_ITERATIONS reviews in a round or
+MAX_REFINEMENT_ITERATIONS refinements in the run end it as failed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from codeloop.events import TestResult
+from codeloop.jobs.stage import StageOutput
+from codeloop.jobs.usage import UsageRecord
+from codeloop.llm.base import InvalidStructuredOutput
+from codeloop.review.checks import metric_deltas, ruff_findings, run_workspace_tests, syntax_error
+from codeloop.review.context import ReviewContext, prompt
+from codeloop.review.debug import DebugTrail
+from codeloop.review.diffs import pending_changes
+from codeloop.review.state import (
+    MAX_ITERATIONS,
+    MAX_REFINEMENT_ITERATIONS,
+    RESET,
+    ReviewState,
+)
+
+VERDICT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "approved": {"type": "boolean"},
+        "issues": {"type": "array", "items": {"type": "string"}},
+        "suggestions": {"type": "array", "items": {"type": "string"}},
+    },
+    "required": ["approved", "issues", "suggestions"],
+}
+MAX_FILE_CHARS = 6000
+MAX_ITEMS = 8
+
+
+def _tests(state: ReviewState, ctx: ReviewContext, trail: DebugTrail) -> dict[str, Any]:
+    if not state["test_files"]:
+        return {"ran": False, "passed": 0, "failed": 0, "failures": []}
+    result = run_workspace_tests(state["workspace"], state["artifacts"],
+                                 timeout=ctx.sandbox_timeout,
+                                 unsafe_no_sandbox=ctx.unsafe_no_sandbox)
+    trail.log("tool_call", f"pytest in the sandbox: {result['passed']} passed, "
+                           f"{result['failed']} failed", {"failures": result["failures"]})
+    ctx.bus.emit(TestResult(passed=result["passed"], failed=result["failed"],
+                            details=result["failures"]))
+    return result
+
+
+def _unchanged(state: ReviewState) -> bool:
+    return all(state["originals"].get(a["file_path"]) == a["content"]
+               for a in state["artifacts"])
+
+
+def rule_problems(state: ReviewState, tests: dict[str, Any]) -> list[str]:
+    """What blocks approval whatever the model says."""
+    problems = [f"HIGH security finding in {f['file_path']} line {f['line']}: {f['message']}"
+                for f in state["security_findings"] if f["severity"] == "high"]
+    problems += [f"failing test {failure}" for failure in tests["failures"]]
+    if tests["failed"] and not tests["failures"]:
+        problems.append(f"{tests['failed']} test(s) fail")
+    problems += [e for e in (syntax_error(a["file_path"], a["content"])
+                             for a in state["artifacts"]) if e]
+    if state["request"] and _unchanged(state):
+        problems.append(f"the change request is not implemented yet: {state['request']}")
+    return problems
+
+
+def _ask_model(state, ctx, usage, trail, tests, lint) -> tuple[bool, list[str], list[str]]:
+    spec = prompt("reviewer")
+    files = [{"path": a["file_path"], "content": a["content"][:MAX_FILE_CHARS],
+              "language": a["language"]} for a in state["artifacts"]]
+    findings = "; ".join(f"{f['severity'].upper()} {f['file_path']}:{f['line']} "
+                         f"{f['message']}" for f in state["security_findings"][:MAX_ITEMS])
+    test_text = ("no tests in the workspace" if not tests["ran"] else
+                 f"{tests['passed']} passed, {tests['failed']} failed"
+                 + "".join(f"\n  {f}" for f in tests["failures"]))
+    messages = spec.messages(request=state["request"], files=files, git_diff=state["git_diff"],
+                             tests=test_text, findings=findings, lint="; ".join(lint[:MAX_ITEMS]))
+    try:
+        data = ctx.ask_logged(usage, trail, "reviewer", spec, messages, VERDICT_SCHEMA).data
+    except InvalidStructuredOutput as exc:
+        usage.calls += 1  # what the failed attempts cost still counts
+        usage.prompt_tokens += exc.usage.prompt_tokens
+        usage.completion_tokens += exc.usage.completion_tokens
+        trail.log("error", f"the review model gave no valid verdict: {exc}", usage=exc.usage)
+        return False, ["the review model gave no valid verdict; review again"], []
+    issues = [str(i) for i in data.get("issues") or [] if str(i).strip()][:MAX_ITEMS]
+    suggestions = [str(s) for s in data.get("suggestions") or [] if str(s).strip()][:MAX_ITEMS]
+    return bool(data.get("approved")), issues, suggestions
+
+
+def review(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
+           trail: DebugTrail) -> StageOutput:
+    iteration = state["iteration"] + 1
+    tests = _tests(state, ctx, trail)
+    lint = [line for a in state["artifacts"] for line in ruff_findings(a["file_path"],
+                                                                       a["content"])]
+    metrics = metric_deltas(state["originals"], state["artifacts"])
+    blocking = rule_problems(state, tests)
+    if state["request"] and state["iteration"] == 0 and _unchanged(state):
+        # Nothing done yet for a change request: no model verdict can pass it, and the
+        # refiner gets the request itself (saves a review call, ~10 s on the 1.5B).
+        model_ok, issues, suggestions = False, [], []
+        trail.log("thinking", "the request is not implemented yet: straight to the refiner")
+    else:
+        model_ok, issues, suggestions = _ask_model(state, ctx, usage, trail, tests, lint)
+    approved = model_ok and not blocking
+    if not approved and not blocking and not issues:  # a bare "no" still needs a reason
+        issues = ["the reviewer did not approve but named no issue: check the code again"]
+    if blocking and model_ok:
+        trail.log("thinking", "the model approved, but the rules block it: "
+                              + "; ".join(blocking[:3]))
+    feedback = {"approved": approved, "model_approved": model_ok, "iteration": iteration,
+                "issues": [*blocking, *issues], "suggestions": suggestions,
+                "tests": {"ran": tests["ran"], "passed": tests["passed"],
+                          "failed": tests["failed"], "failures": tests["failures"],
+                          "before": {k: state["baseline_tests"].get(k, 0)
+                                     for k in ("passed", "failed")}},
+                "metrics": metrics, "lint": lint[:MAX_ITEMS]}
+    update: dict[str, Any] = {"iteration": iteration, "review_feedback": feedback,
+                              "is_fixed": approved}
+    if approved:
+        pending = pending_changes(state["originals"], state["artifacts"],
+                                  state["request"] or "review fixes")
+        update.update(workflow_status="awaiting_approval", pending_diffs=[RESET, *pending],
+                      last_error=None)
+        return StageOutput(update, f"approved (review {iteration}); {len(pending)} file(s) "
+                                   "to approve")
+    problems = "\n".join(f"- {p}" for p in feedback["issues"])
+    update["last_error"] = problems
+    if iteration >= MAX_ITERATIONS:
+        update.update(workflow_status="failed",
+                      error_log=[f"Max iterations ({MAX_ITERATIONS}) reached"])
+    elif state["refinement_iteration"] >= MAX_REFINEMENT_ITERATIONS:
+        update.update(workflow_status="failed", error_log=[
+            f"Max refinement iterations ({MAX_REFINEMENT_ITERATIONS}) reached"])
+    return StageOutput(update, f"not approved (review {iteration}): "
+                               f"{len(feedback['issues'])} issue(s)", ok=False)

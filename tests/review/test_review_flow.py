@@ -1,0 +1,228 @@
+"""The review graph on the scripted model: the loops, the rules the model cannot override,
+and nothing written before a person approves."""
+
+from __future__ import annotations
+
+import json
+
+from review_helpers import BUGGY, FIX_EDIT, FIXED, approve, disapprove, tree_hash
+
+from codeloop.events import EventRecorder
+from codeloop.llm.scripted import ScriptedLLM
+from codeloop.review.service import ReviewRequest, decide_review, start_review, waiting_review
+from codeloop.review.state import BLOCKED
+
+
+def _start(workspace, store, replies, **kwargs):
+    llm = ScriptedLLM(replies)
+    recorder = EventRecorder()
+    req = ReviewRequest(workspace=workspace, **kwargs)
+    return start_review(req, llm, store, None, listen=recorder), llm, recorder
+
+
+def _logged_nodes(store, run_id: str) -> set[str]:
+    return {e.node for _seq, e in store.events(run_id) if e.type == "debug_log"}
+
+
+def test_reject_refine_approve_writes_files_and_appends_history(workspace, store):
+    (workspace / ".ai_context.json").write_text(json.dumps(
+        {"workflow_history": [{"status": "applied", "notes": "earlier"}], "keep": 1}))
+    before = tree_hash(workspace)
+    # the model approves the buggy file, but its test fails: refined, then approved
+    out, llm, _events = _start(workspace, store, [approve(), FIX_EDIT, approve()],
+                              files=["calc.py"])
+    assert out.status == "awaiting_approval"
+    assert out.workflow_type == "fix"  # its test fails now
+    assert tree_hash(workspace) == before  # nothing written before approval
+    [diff] = out.pending_diffs
+    assert diff["file_path"] == "calc.py" and diff["original_content"] == BUGGY
+    assert diff["modified_content"] == FIXED and (diff["added"], diff["removed"]) == (1, 1)
+    assert "-    return a - b" in diff["diff_hunks"] and "+    return a + b" in diff["diff_hunks"]
+    assert out.review_feedback["tests"] == {"ran": True, "passed": 1, "failed": 0,
+                                            "failures": [], "before": {"passed": 0,
+                                                                       "failed": 1}}
+    # the refiner was told the concrete failure (principle 5)
+    refiner_prompt = llm.calls[1][-1].content
+    assert "failing test test_calc.py::test_add" in refiner_prompt and "assert" in refiner_prompt
+    assert [r["iteration"] for r in out.refinements] == [1]
+    assert out.refinements[0]["mode"] == "diff" and out.refinements[0]["prompt_tokens"] > 0
+    assert out.tokens["per_node"]["refiner"] == (out.refinements[0]["prompt_tokens"]
+                                                 + out.refinements[0]["completion_tokens"])
+    assert store.get_run(out.run_id).status == "awaiting_approval"
+    assert waiting_review(store, out.run_id).pending_diffs == out.pending_diffs
+
+    done = decide_review(out.run_id, approved=True, message="LGTM", llm=llm, store=store)
+    assert done.status == "applied" and done.written == ["calc.py"]
+    assert (workspace / "calc.py").read_text() == FIXED
+    context = json.loads((workspace / ".ai_context.json").read_text())
+    assert context["keep"] == 1
+    old, new = context["workflow_history"]
+    assert old["notes"] == "earlier"
+    assert new["status"] == "applied" and new["artifacts"] == ["calc.py"]
+    assert new["workflow_type"] == "fix" and new["notes"] == "LGTM" and new["timestamp"]
+    assert store.get_run(out.run_id).status == "applied"
+    assert waiting_review(store, out.run_id) is None
+
+
+def test_every_node_emits_debug_logs_with_token_usage(workspace, store):
+    out, _llm, events = _start(workspace, store, [approve(), FIX_EDIT, approve()],
+                               files=["calc.py"], )
+    logs = events.of_type("debug_log")
+    nodes = {e.node for e in logs}
+    assert {"context_loader", "supervisor", "security_gate", "reviewer", "refiner"} <= nodes
+    assert {e.event_type for e in logs} >= {"thinking", "tool_call", "prompt", "result"}
+    reviewer_results = [e for e in logs if e.node == "reviewer" and e.event_type == "result"
+                        and e.token_usage.total_tokens]
+    assert reviewer_results and all(e.token_usage.total_tokens == e.token_usage.prompt_tokens
+                                    + e.token_usage.completion_tokens
+                                    for e in reviewer_results)
+    # the same logs are stored with the run's events
+    stored = [e for _seq, e in store.events(out.run_id) if e.type == "debug_log"]
+    assert len(stored) == len(logs)
+
+
+def test_rejections_self_heal_then_block_after_three(workspace, store):
+    (workspace / "test_calc.py").unlink()  # no tests: the model's verdict decides
+    edit = ("calc.py\n<<<<<<< SEARCH\n{old}\n=======\n{new}\n>>>>>>> REPLACE\n")
+    replies = [approve(),
+               edit.format(old="    return a - b", new="    return a + b"), approve(),
+               edit.format(old="    return a + b", new="    return b + a"), approve()]
+    out, llm, _ = _start(workspace, store, replies, files=["calc.py"])
+    before = tree_hash(workspace)
+    assert out.status == "awaiting_approval" and out.pending_diffs == []  # nothing to change
+    out = decide_review(out.run_id, approved=False, message="use addition", llm=llm,
+                        store=store)
+    assert out.status == "awaiting_approval"
+    assert "a person rejected the change: use addition" in llm.calls[1][-1].content
+    assert out.pending_diffs[0]["modified_content"] == FIXED
+    out = decide_review(out.run_id, approved=False, message="operands the other way",
+                        llm=llm, store=store)
+    assert out.status == "awaiting_approval"
+    # the pending diff is the current change against the file on disk, not a growing list
+    [diff] = out.pending_diffs
+    assert diff["modified_content"] == "def add(a, b):\n    return b + a\n"
+    assert diff["original_content"] == BUGGY
+    out = decide_review(out.run_id, approved=False, message="no", llm=llm, store=store)
+    assert out.status == "blocked"
+    assert BLOCKED in out.error_log and BLOCKED in out.message
+    assert tree_hash(workspace) == before
+    assert store.get_run(out.run_id).status == "blocked"
+    assert "self_heal" in _logged_nodes(store, out.run_id)
+    assert len(out.refinements) == 2
+
+
+def test_high_finding_is_never_approved_whatever_the_model_says(workspace, store):
+    (workspace / "test_calc.py").unlink()
+    (workspace / "run.py").write_text(
+        "import subprocess\n\n\ndef run(cmd):\n    return subprocess.run(cmd, shell=True)\n")
+    fix = ("run.py\n<<<<<<< SEARCH\n    return subprocess.run(cmd, shell=True)\n=======\n"
+           "    return subprocess.run(cmd.split(), check=False)\n>>>>>>> REPLACE\n")
+    out, llm, _ = _start(workspace, store, [approve(), fix, approve()], files=["run.py"])
+    assert out.status == "awaiting_approval"
+    first_review = llm.calls[0][-1].content
+    assert "HIGH" in first_review  # the finding was shown to the model too
+    assert "HIGH security finding in run.py line 5" in llm.calls[1][-1].content
+    assert "shell=True" not in out.pending_diffs[0]["modified_content"]
+    assert not [f for f in out.findings if f["severity"] == "high"]
+
+
+def test_model_approval_of_high_finding_ends_failed_after_max_iterations(workspace, store):
+    (workspace / "test_calc.py").unlink()
+    (workspace / "run.py").write_text(
+        "import subprocess\n\n\ndef run(cmd):\n    return subprocess.run(cmd, shell=True)\n")
+    before = tree_hash(workspace)
+    edit = "run.py\n<<<<<<< SEARCH\n{}\n=======\n{}\n>>>>>>> REPLACE\n"
+    useless = edit.format("def run(cmd):", "def run(cmd):  # ok")
+    useless2 = edit.format("def run(cmd):  # ok", "def run(cmd):  # ok!")
+    out, _llm, _ = _start(workspace, store, [approve(), useless, approve(), useless2, approve()],
+                          files=["run.py"])
+    assert out.status == "failed"
+    assert "Max iterations (3) reached" in out.error_log
+    assert out.review_feedback["model_approved"] is True
+    assert out.review_feedback["approved"] is False
+    assert any(f["severity"] == "high" and f["tool"] == "bandit" for f in out.findings)
+    assert tree_hash(workspace) == before
+    assert store.get_run(out.run_id).status == "failed"
+
+
+def test_max_iterations_fails_when_the_model_never_approves(workspace, store):
+    out, llm, _ = _start(workspace, store, [
+        disapprove("add is wrong"), FIX_EDIT,
+        disapprove("still wrong"),
+        "calc.py\n<<<<<<< SEARCH\n    return a + b\n=======\n    return b + a\n>>>>>>> REPLACE\n",
+        disapprove("no")], files=["calc.py"])
+    assert out.status == "failed" and out.message == "Max iterations (3) reached"
+    assert len(out.refinements) == 2 and out.review_feedback["iteration"] == 3
+    assert out.pending_diffs == []
+    assert llm.remaining == 0
+
+
+def test_implementation_writes_new_file_after_approval(workspace, store):
+    code = "FILE: greet.py\n```python\ndef greet(name):\n    return 'hi ' + name\n```\n"
+    before = tree_hash(workspace)
+    (workspace / "calc.py").write_text(FIXED)
+    before = tree_hash(workspace)
+    out, llm, _ = _start(workspace, store, [code, approve()],
+                         request="Add a greet(name) function in greet.py")
+    assert out.workflow_type == "implementation" and out.status == "awaiting_approval"
+    assert "calc.py: def add" in llm.calls[0][-1].content  # the repo map came first
+    [diff] = out.pending_diffs
+    assert diff["file_path"] == "greet.py" and diff["original_content"] == ""
+    assert tree_hash(workspace) == before
+    done = decide_review(out.run_id, approved=True, message="", llm=llm, store=store)
+    assert (workspace / "greet.py").read_text() == "def greet(name):\n    return 'hi ' + name\n"
+    assert done.written == ["greet.py"]
+    assert _logged_nodes(store, out.run_id) >= {"context_loader", "supervisor", "coder",
+                                                 "security_gate", "reviewer",
+                                                 "human_approval", "persistence"}
+
+
+def test_full_refiner_regenerates_the_file(workspace, store):
+    whole = "FILE: calc.py\n```python\n" + FIXED + "```\n"
+    out, llm, _ = _start(workspace, store, [approve(), whole, approve()], files=["calc.py"],
+                         refiner="full")
+    assert out.status == "awaiting_approval"
+    assert out.refinements[0]["mode"] == "full"
+    assert out.pending_diffs[0]["modified_content"] == FIXED
+    assert "FILE: relative/path.py" in llm.calls[1][-1].content
+
+
+def test_a_failed_edit_is_reflected_once_with_the_closest_lines(workspace, store):
+    wrong = ("calc.py\n<<<<<<< SEARCH\n    return a-b  # subtract\n=======\n    return a + b\n"
+             ">>>>>>> REPLACE\n")
+    out, llm, _ = _start(workspace, store, [approve(), wrong, FIX_EDIT, approve()],
+                         files=["calc.py"])
+    assert out.status == "awaiting_approval"
+    retry_prompt = llm.calls[2][-1].content
+    assert "could not be applied" in retry_prompt and "return a - b" in retry_prompt
+    assert out.refinements[0]["calls"] == 2 and out.refinements[0]["edits_applied"] == 1
+
+
+def test_a_request_on_unchanged_files_goes_to_the_refiner_before_any_model_review(
+        workspace, store):
+    (workspace / "test_calc.py").unlink()
+    out, llm, _ = _start(workspace, store, [FIX_EDIT, approve()], files=["calc.py"],
+                         request="make add return the sum")
+    assert out.status == "awaiting_approval" and out.workflow_type == "review"
+    first = llm.calls[0][-1].content
+    assert "SEARCH/REPLACE" in first and "Change request: make add return the sum" in first
+    assert "not implemented yet" in first
+    assert llm.schemas == [None, llm.schemas[1]] and llm.schemas[1] is not None
+
+
+def test_after_a_refinement_that_changed_nothing_the_next_one_samples(workspace, store):
+    out, llm, _ = _start(workspace, store, [approve(), "I would change it.", approve(),
+                                            FIX_EDIT, approve()], files=["calc.py"])
+    assert out.status == "awaiting_approval"
+    assert [r["files_changed"] for r in out.refinements] == [0, 1]
+    assert "refinement 1 changed nothing (the reply held no edit)" in out.error_log
+    assert llm.temperatures == [0.0, 0.0, 0.0, 0.7, 0.0]
+
+
+def test_an_unreadable_verdict_is_not_an_approval(workspace, store):
+    (workspace / "test_calc.py").unlink()
+    out, llm, _ = _start(workspace, store, ["sure, looks fine!", FIX_EDIT, approve()],
+                         files=["calc.py"])
+    assert out.status == "awaiting_approval"
+    assert "the review model gave no valid verdict" in llm.calls[1][-1].content
+    assert [r["iteration"] for r in out.refinements] == [1]

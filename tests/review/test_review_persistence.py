@@ -1,0 +1,56 @@
+"""After approval: atomic writes, the history appended (a corrupt file moved aside, not
+lost), nothing written over a file someone changed meanwhile; --approve and model errors."""
+
+from __future__ import annotations
+
+import json
+
+from review_helpers import BUGGY, FIX_EDIT, FIXED, approve, tree_hash
+
+from codeloop.llm.scripted import ScriptedLLM
+from codeloop.review.service import ReviewRequest, decide_review, start_review
+
+
+def test_a_corrupt_history_file_is_moved_aside_with_a_warning(workspace, store):
+    (workspace / ".ai_context.json").write_text("{not json")
+    llm = ScriptedLLM([approve(), FIX_EDIT, approve()])
+    out = start_review(ReviewRequest(workspace=workspace, files=["calc.py"]), llm, store,
+                       approve=True)
+    assert out.status == "applied" and out.written == ["calc.py"]
+    [aside] = list(workspace.glob(".ai_context.json.corrupt-*"))
+    assert aside.read_text() == "{not json"
+    history = json.loads((workspace / ".ai_context.json").read_text())["workflow_history"]
+    assert [h["status"] for h in history] == ["applied"]
+    assert any("moved aside" in line for line in out.error_log)
+
+
+def test_approve_applies_without_pausing_and_reports_callbacks(workspace, store):
+    seen: list[str] = []
+    events = []
+    llm = ScriptedLLM([approve(), FIX_EDIT, approve()])
+    out = start_review(ReviewRequest(workspace=workspace, files=["calc.py"]), llm, store,
+                       approve=True, listen=events.append, on_run_id=seen.append)
+    assert seen == [out.run_id] and out.status == "applied"
+    assert (workspace / "calc.py").read_text() == FIXED
+    assert all(e.run_id == out.run_id for e in events)
+    assert store.get_run(out.run_id).status == "applied"
+    assert store.get_run(out.run_id).result["written"] == ["calc.py"]
+
+
+def test_nothing_is_written_over_a_file_changed_while_waiting(workspace, store):
+    llm = ScriptedLLM([approve(), FIX_EDIT, approve()])
+    out = start_review(ReviewRequest(workspace=workspace, files=["calc.py"]), llm, store)
+    (workspace / "calc.py").write_text(BUGGY + "# edited by a person meanwhile\n")
+    before = tree_hash(workspace)
+    done = decide_review(out.run_id, approved=True, message="", llm=llm, store=store)
+    assert done.status == "failed" and "changed on disk" in done.message
+    assert done.written == [] and tree_hash(workspace) == before
+
+
+def test_a_model_error_ends_the_run_as_error_in_one_line(workspace, store):
+    llm = ScriptedLLM([{"raise": "BackendUnreachable", "message": "server down"}])
+    before = tree_hash(workspace)
+    out = start_review(ReviewRequest(workspace=workspace, files=["calc.py"]), llm, store)
+    assert out.status == "error" and "server down" in out.message
+    assert store.get_run(out.run_id).status == "error"
+    assert tree_hash(workspace) == before
