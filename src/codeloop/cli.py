@@ -9,11 +9,16 @@ import typer
 from codeloop import __version__
 from codeloop.commands import (
     agent_cmd,
+    ask_cmd,
     bench_cmd,
+    build_cmd,
     chat_cmd,
     config_cmd,
     models_cmd,
+    review_cmd,
+    runs_cmd,
     sandbox_cmd,
+    serve_cmd,
     solve_cmd,
 )
 
@@ -45,7 +50,14 @@ def _root(
 # before command groups).
 app.command("solve")(solve_cmd.solve)
 app.command("agent")(agent_cmd.agent)
+app.command("review")(review_cmd.review)
+app.command("build")(build_cmd.build)
+app.command("ask")(ask_cmd.ask)
 app.command("chat")(chat_cmd.chat)
+app.command("serve")(serve_cmd.serve)
+app.command("runs")(runs_cmd.runs)
+app.command("approve")(runs_cmd.approve)
+app.command("reject")(runs_cmd.reject)
 app.add_typer(bench_cmd.bench_app(), name="bench")
 app.add_typer(models_cmd.models_app(), name="models")
 app.add_typer(sandbox_cmd.sandbox_app(), name="sandbox")

@@ -14,11 +14,16 @@ from typer.testing import CliRunner
 from codeloop.cli import app
 from codeloop.commands import (
     agent_cmd,
+    ask_cmd,
     bench_cmd,
+    build_cmd,
     chat_cmd,
     config_cmd,
     models_cmd,
+    review_cmd,
+    runs_cmd,
     sandbox_cmd,
+    serve_cmd,
     solve_cmd,
 )
 
@@ -27,7 +32,14 @@ from codeloop.commands import (
 EXPECTED = {
     ("solve",): solve_cmd.solve,
     ("agent",): agent_cmd.agent,
+    ("review",): review_cmd.review,
+    ("build",): build_cmd.build,
+    ("ask",): ask_cmd.ask,
     ("chat",): chat_cmd.chat,
+    ("serve",): serve_cmd.serve,
+    ("runs",): runs_cmd.runs,
+    ("approve",): runs_cmd.approve,
+    ("reject",): runs_cmd.reject,
     ("bench", "humaneval"): bench_cmd.humaneval,
     ("bench", "mbpp"): bench_cmd.mbpp,
     ("bench", "compare"): bench_cmd.compare,
@@ -38,8 +50,10 @@ EXPECTED = {
     ("sandbox", "info"): sandbox_cmd.info,
     ("config", "show"): config_cmd.show,
 }
-TOP_LEVEL = ["solve", "agent", "bench", "models", "chat", "sandbox", "config"]
-MODULES = [solve_cmd, agent_cmd, bench_cmd, models_cmd, chat_cmd, sandbox_cmd, config_cmd]
+TOP_LEVEL = ["solve", "agent", "review", "build", "ask", "chat", "serve", "runs", "approve",
+             "reject", "bench", "models", "sandbox", "config"]
+MODULES = [solve_cmd, agent_cmd, review_cmd, build_cmd, ask_cmd, chat_cmd, serve_cmd, runs_cmd,
+           bench_cmd, models_cmd, sandbox_cmd, config_cmd]
 
 
 def _callbacks(typer_app: typer.Typer, prefix: tuple[str, ...] = ()) -> dict:
@@ -111,25 +125,21 @@ def test_root_help_lists_every_command_on_one_line_each():
         assert len(row.split(None, 1)) == 2, f"command without a help line: {row!r}"
 
 
-def test_root_help_names_no_command_that_does_not_exist():
-    result = CliRunner().invoke(app, ["--help"], env={"COLUMNS": "200"})
-    assert result.exit_code == 0
-    for missing in ("review", "build", "ask", "serve"):  # jobs still to come
-        assert f" {missing} " not in result.output and f"{missing}," not in result.output
-
-
 def test_help_imports_no_model_runtime_or_graph_library():
     # Building and printing the whole help tree, subcommands included, stays light.
     code = (
         "import sys\n"
         "from codeloop.cli import app\n"
         "for args in (['--help'], ['bench', '--help'], ['models', '--help'],\n"
-        "             ['sandbox', 'run', '--help'], ['solve', '--help'], ['agent', '--help']):\n"
+        "             ['sandbox', 'run', '--help'], ['solve', '--help'], ['agent', '--help'],\n"
+        "             ['review', '--help'], ['build', '--help'], ['ask', '--help'],\n"
+        "             ['serve', '--help'], ['runs', '--help'], ['approve', '--help']):\n"
         "    try:\n"
         "        app(args)\n"
         "    except SystemExit:\n"
         "        pass\n"
-        "heavy = [m for m in ('langgraph', 'llama_cpp', 'openai', 'radon', 'fastapi')\n"
+        "heavy = [m for m in ('langgraph', 'llama_cpp', 'openai', 'radon', 'fastapi',\n"
+        "                               'uvicorn', 'bm25s')\n"
         "         if m in sys.modules]\n"
         "print('HEAVY', heavy, file=sys.stderr)\n"
     )

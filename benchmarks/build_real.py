@@ -1,0 +1,104 @@
+"""A real build with the embedded model (a benchmark, not a test): the bundled todo-API graph
+(examples/build/todo/tasks.json: model, storage, endpoints) on python-api.
+
+    flock /tmp/codeloop-model.lock .venv/bin/python benchmarks/build_real.py \\
+        [--model local:qwen2.5-coder-1.5b] [--tasks examples/build/todo/tasks.json] \\
+        [--max-parallel 1] [--retries 1] [--out-dir benchmarks/results/build-1.5b]
+
+Writes OUT_DIR/summary.json (status, tasks merged, failures, tests at the end, tokens and
+minutes per agent), OUT_DIR/progress.txt (every step as the terminal showed it) and
+OUT_DIR/project.tar.gz (the generated project's main branch, via git archive) and
+OUT_DIR/task-<id>.tar.gz for each task branch that was not merged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from codeloop.build.models import models_for
+from codeloop.build.runner import BuildOptions, execute, prepare
+from codeloop.build.runtime import BuildRuntime
+from codeloop.config import load_config
+from codeloop.store import RunStore
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", default="local:qwen2.5-coder-1.5b")
+    parser.add_argument("--tasks", default=str(ROOT / "examples/build/todo/tasks.json"))
+    parser.add_argument("--max-parallel", type=int, default=1)
+    parser.add_argument("--retries", type=int, default=1)
+    parser.add_argument("--out-dir", default=str(ROOT / "benchmarks/results/build-1.5b"))
+    args = parser.parse_args()
+    results = Path(args.out_dir)
+    results.mkdir(parents=True, exist_ok=True)
+    settings = load_config({"model": args.model}).settings
+    llm_for = models_for(args.model, settings)
+    tokens: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # calls, prompt, completion
+    lines: list[str] = []
+    started = time.time()
+
+    def listen(event) -> None:
+        stamp = f"{(event.ts - started) / 60:6.1f} min"
+        if event.type == "llm_call":
+            for key in (event.stage, "total"):
+                figures = tokens[key]
+                figures[0] += 1
+                figures[1] += event.prompt_tokens
+                figures[2] += event.completion_tokens
+        elif event.type == "progress" and event.message:
+            lines.append(f"{stamp}  {event.message}")
+        elif event.type in ("stage_start", "stage_end") and event.stage in (
+                "scaffold", "generate", "integrate", "build.task"):
+            what = getattr(event, "detail", "") or getattr(event, "output", "")
+            lines.append(f"{stamp}  {event.type} {event.stage} {what}"[:400])
+        elif event.type == "test_result":
+            lines.append(f"{stamp}  tests: {event.passed} passed, {event.failed} failed, "
+                         f"{event.errors} errors")
+
+    with tempfile.TemporaryDirectory(prefix="codeloop-build-real-") as tmp:
+        out = Path(tmp) / "todo-api"
+        inputs = prepare(args.tasks, out_dir=out, options=BuildOptions(
+            max_parallel=args.max_parallel, retries=args.retries, backoff_seconds=1.0))
+        with RunStore(Path(tmp) / "runs.sqlite") as store, \
+                store.run("build", inputs.record()) as run:
+            run.bus.subscribe(listen)
+            final = execute(inputs, run, store, BuildRuntime(llm_for=llm_for))
+        minutes = (time.time() - started) / 60
+        archive = subprocess.run(["git", "archive", "--format=tar.gz", "main"], cwd=out,
+                                 capture_output=True, check=True).stdout
+        (results / "project.tar.gz").write_bytes(archive)
+        for branch in subprocess.run(["git", "branch", "--format=%(refname:short)",
+                                      "--list", "task/*"], cwd=out, capture_output=True,
+                                     text=True, check=True).stdout.split():
+            # A task not merged keeps its branch: what the model wrote, for a look.
+            kept = subprocess.run(["git", "archive", "--format=tar.gz", branch], cwd=out,
+                                  capture_output=True, check=True).stdout
+            (results / f"{branch.replace('/', '-')}.tar.gz").write_bytes(kept)
+        log = subprocess.run(["git", "log", "--format=%h %s"], cwd=out, capture_output=True,
+                             text=True, check=True).stdout
+    summary = {
+        "command": "flock /tmp/codeloop-model.lock .venv/bin/python benchmarks/build_real.py "
+                   f"--model {args.model} --max-parallel {args.max_parallel} "
+                   f"--retries {args.retries}",
+        "model": args.model, "tasks_file": str(Path(args.tasks).relative_to(ROOT)),
+        "minutes": round(minutes, 1), "final": final, "git_log": log.splitlines(),
+        "tokens": {key: {"calls": c, "prompt": p, "completion": o}
+                   for key, (c, p, o) in sorted(tokens.items())},
+    }
+    (results / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    (results / "progress.txt").write_text("\n".join(lines) + "\n")
+    print(json.dumps({k: summary[k] for k in ("minutes", "tokens")}, indent=1))
+    print(final["status"], final["completed_tasks"], final["failed_tasks"])
+
+
+if __name__ == "__main__":
+    main()

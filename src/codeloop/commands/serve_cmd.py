@@ -1,0 +1,104 @@
+"""`codeloop serve`: the HTTP API and the web UI (FastAPI on uvicorn).
+
+Binds 127.0.0.1 by default. Bound to any other address it refuses to start without a token
+(`--token`, `CODELOOP_TOKEN`, or `--token auto` to generate and print one). Workspaces a
+request names must lie under the `--root` directories (default: the current directory).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from pathlib import Path
+
+import typer
+
+from codeloop.commands.common import fail, settings_from_cli
+
+
+def is_loopback(host: str) -> bool:
+    if host.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False  # a host name: it may resolve anywhere
+
+
+def choose_token(token: str | None, host: str) -> str | None:
+    """The token the server will require (None: none), or a one-line error (exit 2)."""
+    from codeloop.server.auth import generate_token
+
+    if token is not None and token.strip().lower() == "auto":
+        return generate_token()
+    if token is not None:
+        token = token.strip()
+        if len(token) < 16:
+            fail("the token must be 16 characters or more (or use --token auto)")
+        return token
+    if not is_loopback(host):
+        fail(f"refusing to serve on {host} without a token: pass --token TOKEN, set "
+             "CODELOOP_TOKEN, or --token auto to generate one")
+    return None
+
+
+def check_roots(roots: list[Path]) -> list[Path]:
+    chosen = roots or [Path.cwd()]
+    for root in chosen:
+        if not root.expanduser().is_dir():
+            fail(f"--root {root} is not an existing directory")
+    return [root.expanduser().resolve() for root in chosen]
+
+
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to bind. Any other than "
+                             "the loopback needs a token."),
+    port: int = typer.Option(8765, "--port", min=0, max=65535, help="Port to listen on."),
+    token: str = typer.Option(None, "--token", envvar="CODELOOP_TOKEN",
+                              help="Require this token on every API call and the UI "
+                              "('auto': generate one and print it)."),
+    root: list[Path] = typer.Option(  # noqa: B008
+        [], "--root", help="A directory workspaces must lie under (repeatable; default: "
+        "the current directory)."),
+    model: str = typer.Option(None, "--model", help="Default model spec for runs."),
+    store: str = typer.Option(None, "--store", help="Run store path (SQLite)."),
+    log_level: str = typer.Option("warning", "--log-level",
+                                  help="uvicorn's log level (info shows every request)."),
+) -> None:
+    """Serve the HTTP API and the web UI."""
+    from codeloop.store import StoreError
+
+    chosen_token = choose_token(token, host)
+    roots = check_roots(root)
+    settings = settings_from_cli(model=model, store=store)
+    from codeloop.llm.base import LLMError
+    from codeloop.llm.registry import parse_spec
+
+    try:  # the default model of every run: a bad spec is a clean error now, not per request
+        parse_spec(settings.model)
+    except LLMError as exc:
+        fail(str(exc))
+    import uvicorn
+
+    from codeloop.server.app import create_app
+
+    try:
+        app = create_app(settings, roots, chosen_token, settings.store_path())
+    except StoreError as exc:
+        fail(str(exc))
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{port}/"
+    typer.echo(f"codeloop serve: {url} (roots: {', '.join(map(str, roots))}; "
+               f"model: {settings.model}; store: {settings.store_path()})")
+    if chosen_token is not None:
+        typer.echo(f"token: {chosen_token}")
+        typer.echo(f"open {url}?token={chosen_token} in a browser, or send "
+                   "'Authorization: Bearer TOKEN'")
+    try:
+        uvicorn.run(app, host=host, port=port, log_level=log_level, proxy_headers=False,
+                    server_header=False)
+    except OSError as exc:  # the port is taken, the address is not ours
+        fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("serve")(serve)

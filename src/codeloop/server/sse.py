@@ -1,0 +1,126 @@
+"""Server-Sent Events: a run's events from the store, from the start, then live.
+
+`GET /api/runs/{id}/events`: every stored event of the run (its DebugLog lines included),
+each as one SSE message whose `id` is the event's `seq` in the store, so a client that
+reconnects with `Last-Event-ID: N` (EventSource does it by itself) gets exactly the events
+after N: no loss, no duplicates. The data is the event's JSON with `seq` added.
+The stream ends (an `end` event with the run's status, then close) when the run has ended:
+finished, failed, cancelled, or interrupted (a dead process: resuming it is a new request).
+A run waiting at human approval keeps its stream open: its approval resumes it on the same
+run, and its events go on in the same stream.
+
+`GET /api/workflow/stream`: every run's events as they arrive, ids being the store's event
+order (Last-Event-ID resumes too); from now, or from `after=` (0: the whole history).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from typing import Annotated
+
+from fastapi import APIRouter, Header, Path, Query, Request
+
+from codeloop.server.errors import ERROR_RESPONSES
+from codeloop.server.run_manager import RunNotFound
+
+OPEN_STATUSES = ("running", "awaiting_approval")
+_POLL_SECONDS = 1.0  # re-read the store this often anyway (runs moved on by other processes)
+_PING_SECONDS = 15
+RUN_ID = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"
+
+router = APIRouter(responses=ERROR_RESPONSES)
+
+_SSE_DOC = {200: {"content": {"text/event-stream": {"schema": {"type": "string"}}},
+                  "description": "Server-Sent Events: id = seq, data = event JSON"}}
+
+
+def _cursor(last_event_id: str | None, after: int | None) -> int:
+    values = [after or 0]
+    if last_event_id and last_event_id.strip().isdigit():
+        values.append(int(last_event_id.strip()))
+    return max(values)
+
+
+def _message(event_id: int, seq: int, event) -> dict[str, str]:
+    data = event.model_dump(mode="json")
+    data["seq"] = seq
+    return {"id": str(event_id), "event": "message", "data": json.dumps(data)}
+
+
+async def _wait(wake: asyncio.Event) -> None:
+    try:
+        await asyncio.wait_for(wake.wait(), timeout=_POLL_SECONDS)
+    except TimeoutError:
+        pass
+
+
+@router.get("/api/runs/{run_id}/events", responses=_SSE_DOC, response_model=None,
+            summary="A run's events as Server-Sent Events (replay, then live)")
+async def run_events(
+    request: Request,
+    run_id: Annotated[str, Path(pattern=RUN_ID)],
+    last_event_id: Annotated[str | None, Header(max_length=40)] = None,
+    after: Annotated[int | None, Query(ge=0, le=10**12)] = None,
+):
+    from sse_starlette import EventSourceResponse
+
+    server = request.app.state.server
+    if server.feed.run_status(run_id) is None:
+        raise RunNotFound(f"no run {run_id!r}")
+    start = _cursor(last_event_id, after)
+
+    async def stream() -> AsyncIterator[dict[str, str]]:
+        cursor = start
+        with server.notifier.watch(run_id) as wake:
+            while True:
+                wake.clear()
+                live = server.manager.is_live(run_id)
+                status, rows = server.run_cache.read(run_id, cursor)  # status read first
+                for seq, data in rows:
+                    cursor = seq
+                    yield {"id": str(seq), "event": "message", "data": data}
+                if rows:
+                    continue  # more may be stored already (batches of 1000)
+                if not live and status not in OPEN_STATUSES:
+                    yield {"event": "end", "data": json.dumps({"run_id": run_id,
+                                                               "status": status})}
+                    return
+                if status == "running" and not live:  # another process's run: alive?
+                    server.store.mark_interrupted([run_id])
+                await _wait(wake)
+
+    return EventSourceResponse(stream(), ping=_PING_SECONDS,
+                               headers={"Cache-Control": "no-store",
+                                        "X-Accel-Buffering": "no"})
+
+
+@router.get("/api/workflow/stream", responses=_SSE_DOC, response_model=None,
+            summary="Every run's events as Server-Sent Events (live)")
+async def workflow_stream(
+    request: Request,
+    last_event_id: Annotated[str | None, Header(max_length=40)] = None,
+    after: Annotated[int | None, Query(ge=0, le=10**12)] = None,
+):
+    from sse_starlette import EventSourceResponse
+
+    server = request.app.state.server
+    explicit = after is not None or (last_event_id or "").strip().isdigit()
+    start = _cursor(last_event_id, after) if explicit else server.feed.last_rowid()
+
+    async def stream() -> AsyncIterator[dict[str, str]]:
+        cursor = start
+        with server.notifier.watch(None) as wake:
+            while True:
+                wake.clear()
+                rows = server.feed.all_events(cursor)
+                for rowid, seq, event in rows:
+                    cursor = rowid
+                    yield _message(rowid, seq, event)
+                if not rows:
+                    await _wait(wake)
+
+    return EventSourceResponse(stream(), ping=_PING_SECONDS,
+                               headers={"Cache-Control": "no-store",
+                                        "X-Accel-Buffering": "no"})

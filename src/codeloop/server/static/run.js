@@ -1,0 +1,121 @@
+// One run: its status, the DebugPanel (live log), and the job's own view: the DiffViewer
+// for a review waiting for approval, the stages and result for solve, the answer for agent.
+import { api, streamRun } from "./api.js";
+import { clear, h, statusBadge } from "./dom.js";
+import { DebugPanel } from "./debug_panel.js";
+import { DiffViewer } from "./diff_viewer.js";
+import { SolveView } from "./solve_view.js";
+import { BuildView } from "./build_view.js";
+
+function resultView(run) {
+  const box = h("section", { class: "card result", id: "run-result" });
+  if (run.job === "agent" && run.result) {
+    box.append(h("h3", {}, "Answer"), h("pre", { class: "answer" }, run.result.answer || ""));
+    const changes = run.result.changes || [];
+    if (changes.length) {
+      box.append(h("h3", {}, "Changed files"),
+        h("ul", {}, changes.map((c) => h("li", {}, `${c.path || c.file || JSON.stringify(c)}`))));
+    }
+  } else if (run.job === "review") {
+    if (run.message) box.append(h("p", { class: "message", id: "review-message" }, run.message));
+    if (run.findings.length) {
+      box.append(h("h3", {}, "Security findings"), h("table", { class: "findings" },
+        h("tr", {}, ["Severity", "File", "Line", "Tool", "Message"].map((c) => h("th", {}, c))),
+        run.findings.map((f) => h("tr", { class: `sev-${f.severity}` }, h("td", {}, f.severity),
+          h("td", {}, f.file_path || ""), h("td", { class: "num" }, f.line ?? ""),
+          h("td", {}, f.tool || ""), h("td", {}, f.message || "")))));
+    }
+    const written = run.result && run.result.written;
+    if (written && written.length) {
+      box.append(h("h3", {}, "Written"), h("ul", { id: "written-files" },
+        written.map((w) => h("li", {}, w))));
+    }
+  } else if (run.result && !["solve", "build"].includes(run.job)) {
+    box.append(h("pre", {}, JSON.stringify(run.result, null, 2)));
+  }
+  return box;
+}
+
+function tokensTable(run) {
+  const stages = Object.entries(run.tokens_per_stage || {});
+  if (!stages.length) return null;
+  return h("table", { class: "tokens" },
+    h("tr", {}, ["Stage", "Calls", "Prompt", "Completion", "Total"].map((c) => h("th", {}, c))),
+    stages.map(([name, t]) => h("tr", {}, h("td", {}, name), h("td", { class: "num" }, t.calls),
+      h("td", { class: "num" }, t.prompt_tokens), h("td", { class: "num" }, t.completion_tokens),
+      h("td", { class: "num" }, t.total_tokens))));
+}
+
+export async function renderRun(view, runId) {
+  const header = h("section", { class: "card run-header" });
+  const jobArea = h("div", { class: "job-area" });
+  const debug = new DebugPanel();
+  const page = h("div", { class: "run-page" }, header, jobArea, debug.element);
+  view.append(page);
+  let solveView = null;
+  let buildView = null;
+  let diffViewer = null;
+
+  async function refresh() {
+    const run = await api(`/api/runs/${encodeURIComponent(runId)}`);
+    clear(header);
+    const actions = h("span", { class: "actions" });
+    if (run.live || run.status === "awaiting_approval" || run.status === "interrupted") {
+      actions.append(h("button", { id: "cancel-run", onclick: async () => {
+        await api(`/api/runs/${encodeURIComponent(runId)}`, { method: "DELETE" });
+        refresh();
+      } }, "Cancel"));
+    }
+    if (run.status === "interrupted") {
+      actions.append(h("button", { id: "resume-run", onclick: async () => {
+        const started = await api(`/api/runs/${encodeURIComponent(runId)}/resume`,
+          { method: "POST" });
+        window.location.hash = `#/runs/${started.run_id}`;
+        if (started.run_id === runId) window.location.reload();
+      } }, "Resume"));
+    }
+    header.append(h("h2", {}, h("span", { class: "job" }, run.job), " ", run.id),
+      h("p", {}, statusBadge(run.status), " ",
+        h("span", { class: "muted" }, `model ${run.model || "?"} · ${run.tokens} tokens · ` +
+          `${run.events} events`), " ", actions),
+      debug.toggleButton, tokensTable(run));
+    if (run.job === "solve") {
+      if (!solveView) { solveView = new SolveView(); jobArea.append(solveView.element); }
+      solveView.setResult(run.result);
+    }
+    if (run.job === "build") {
+      if (!buildView) { buildView = new BuildView(); jobArea.append(buildView.element); }
+      await buildView.update(run);
+    }
+    jobArea.querySelectorAll(".result, .diff-viewer").forEach((el) => el.remove());
+    if (run.job === "review" && run.pending_diffs.length) {
+      diffViewer = new DiffViewer(run, async (approved, message) => {
+        const verb = approved ? "approve" : "reject";
+        await api(`/api/runs/${encodeURIComponent(runId)}/${verb}`,
+          { method: "POST", body: { message } });
+        await refresh();
+      });
+      jobArea.append(diffViewer.element);
+    }
+    jobArea.append(resultView(run));
+    return run;
+  }
+
+  await refresh();
+  let pending = null;
+  const refreshSoon = () => {
+    if (pending) return;
+    pending = setTimeout(() => { pending = null; refresh().catch(() => {}); }, 300);
+  };
+  const stop = streamRun(runId, {
+    onEvent: (event) => {
+      debug.add(event);
+      if (solveView) solveView.onEvent(event);
+      if (["approval_request", "stage_end", "error", "diff", "progress"].includes(event.type)) {
+        refreshSoon();
+      }
+    },
+    onEnd: () => refreshSoon(),
+  });
+  return () => { stop(); if (pending) clearTimeout(pending); };
+}

@@ -1,0 +1,41 @@
+// The solve job: its stages as they run, then the final code, the verdict and the metrics.
+import { clear, h } from "./dom.js";
+
+export class SolveView {
+  constructor() {
+    this.stages = new Map();
+    this.stageList = h("ol", { class: "stages", id: "solve-stages" });
+    this.resultBox = h("div", { class: "solve-result" });
+    this.element = h("section", { class: "card solve-view", id: "solve-view" },
+      h("h3", {}, "Stages"), this.stageList, this.resultBox);
+  }
+
+  onEvent(event) {
+    if (event.type !== "stage_start" && event.type !== "stage_end") return;
+    const key = `${event.stage}`;
+    let item = this.stages.get(key);
+    if (event.type === "stage_start") {
+      item = h("li", { class: "stage running" }, h("b", {}, event.stage), " ",
+        h("span", { class: "muted" }, event.detail || ""), " ", h("span", { class: "state" }, "…"));
+      this.stages.set(key, item);
+      this.stageList.append(item);
+    } else if (item) {
+      item.className = `stage ${event.ok ? "done" : "failed"}`;
+      item.querySelector(".state").textContent = `${event.ok ? "✓" : "✗"} ${event.seconds}s`;
+    }
+  }
+
+  setResult(result) {
+    clear(this.resultBox);
+    if (!result || !result.verdict) return;
+    const metrics = result.quality_metrics || {};
+    this.resultBox.append(
+      h("p", { class: result.passed ? "verdict pass" : "verdict fail", id: "solve-verdict" },
+        result.verdict, ` · ${result.refinement_count} refinement(s)`),
+      h("h3", {}, "Code"), h("pre", { class: "code", id: "solve-code" }, result.code || ""),
+      h("h3", {}, "Metrics"),
+      h("table", { class: "metrics", id: "solve-metrics" },
+        Object.entries(metrics).filter(([, v]) => typeof v !== "object" || v === null)
+          .map(([k, v]) => h("tr", {}, h("td", {}, k), h("td", { class: "num" }, String(v))))));
+  }
+}

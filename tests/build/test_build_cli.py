@@ -1,0 +1,111 @@
+"""`codeloop build` from the command line: the bundled example end to end on its scripted
+model (--json), and bad input as one line, exit 2, nothing written."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from codeloop.build.repo import merged_tasks
+from codeloop.cli import app
+from codeloop.gitutil import git
+from codeloop.store import RunStore
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "build" / "todo"
+runner = CliRunner()
+
+
+def test_the_bundled_example_builds_a_working_todo_api(tmp_path):
+    out, db, remote = tmp_path / "todo-api", tmp_path / "runs.sqlite", tmp_path / "remote.git"
+    result = runner.invoke(app, ["build", str(EXAMPLE / "tasks.json"), "--out", str(out),
+                                 "--model", f"scripted:{EXAMPLE / 'scripted.yaml'}",
+                                 "--store", str(db), "--json", "--push-to", str(remote)])
+    assert result.exit_code == 0, result.output
+    final = json.loads(result.stdout)
+    assert final["status"] == "COMPLETE"
+    assert final["completed_tasks"] == ["T1", "T2", "T3"]
+    assert final["levels"] == {"T1": 0, "T2": 1, "T3": 2}
+    assert final["integration"]["passed"] is True
+    assert final["integration"]["summary"].startswith("10 passed, 0 failed")
+    main = (out / "app" / "main.py").read_text()
+    assert "app.include_router(router)" in main  # the integration agent wired the routes
+    # The local bare repository plays the remote: it holds main as it ended.
+    assert git(["rev-parse", "main"], remote).stdout == git(["rev-parse", "main"], out).stdout
+    assert merged_tasks(remote) == ["T1", "T2", "T3"]
+    with RunStore(db) as store:
+        record = store.get_run(final["run_id"])
+        assert record.status == "complete" and record.job == "build"
+        assert record.input["stack"] == "python-api"
+
+
+def run_cli(*args: str):
+    return runner.invoke(app, ["build", *args])
+
+
+def one_line_error(result) -> str:
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error:"), result.output
+    return lines[0]
+
+
+def test_malformed_requests_exit_2_and_write_nothing(tmp_path):
+    out = tmp_path / "out"
+    bad = tmp_path / "tasks.json"
+    bad.write_text(json.dumps({"tasks": [{"id": "T1", "description": "x",
+                                          "depends_on": ["T7"]}]}))
+    line = one_line_error(run_cli(str(bad), "--out", str(out), "--stack", "python-api"))
+    assert "task 'T1' field depends_on: unknown task 'T7'" in line
+    bad.write_text("[1, 2")
+    assert "not valid JSON" in one_line_error(run_cli(str(bad), "--out", str(out)))
+    assert not out.exists()
+
+
+def test_stack_problems_exit_2(tmp_path):
+    request = tmp_path / "tasks.json"
+    request.write_text(json.dumps({"tasks": [{"id": "T1", "description": "x"}]}))
+    out = tmp_path / "out"
+    assert "no stack" in one_line_error(run_cli(str(request), "--out", str(out)))
+    assert "unknown stack 'cobol'" in one_line_error(
+        run_cli(str(request), "--out", str(out), "--stack", "cobol"))
+    stack = tmp_path / "stack.yaml"
+    stack.write_text((Path(__file__).resolve().parents[2] / "src" / "codeloop" / "build" /
+                      "stacks" / "go-api.yaml").read_text().replace(
+        "binary: go,", "binary: no-such-go-xyz,"))
+    line = one_line_error(run_cli(str(request), "--out", str(out), "--stack-file", str(stack)))
+    assert "needs `no-such-go-xyz`, which is not on PATH: install Go" in line
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("resume", [False, True])
+def test_an_out_dir_in_use_or_without_a_build(tmp_path, resume):
+    request = tmp_path / "tasks.json"
+    request.write_text(json.dumps({"tech_stack": "python-api",
+                                   "tasks": [{"id": "T1", "description": "x"}]}))
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "keep.txt").write_text("mine")
+    args = [str(request), "--out", str(out)] + (["--resume"] if resume else [])
+    line = one_line_error(run_cli(*args))
+    assert ("holds no build" if resume else "exists and is not empty") in line
+    assert sorted(p.name for p in out.iterdir()) == ["keep.txt"]
+
+
+@pytest.mark.parametrize(("target", "expected"), [
+    ("git@example.com:me/repo.git", "ssh remotes are not supported"),
+    ("ssh://example.com/repo.git", "only https:// URLs or a local path"),
+    ("{out}/remote.git", "must be outside the project"),
+])
+def test_bad_push_targets(tmp_path, target, expected):
+    request = tmp_path / "tasks.json"
+    request.write_text(json.dumps({"tech_stack": "python-api",
+                                   "tasks": [{"id": "T1", "description": "x"}]}))
+    out = tmp_path / "out"
+    line = one_line_error(run_cli(str(request), "--out", str(out), "--push-to",
+                                  target.format(out=out)))
+    assert expected in line
+    assert not out.exists()
