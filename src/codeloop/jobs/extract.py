@@ -77,10 +77,20 @@ def _parse(code: str) -> _Parsed | None:
     lines = code.rstrip().splitlines()
     while lines:
         try:
-            return _Parsed(ast.parse("\n".join(lines)), lines)
+            return _Parsed(_parse_source("\n".join(lines)), lines)
         except SyntaxError:
             lines.pop()
     return None
+
+
+def _parse_source(source: str) -> ast.Module:
+    """ast.parse, once more after CPython 3.11's spurious "AST constructor recursion depth
+    mismatch" SystemError: its AST state is shared by threads (bench solves problems in
+    threads), and a parse racing another can fail on valid code (python/cpython#106905)."""
+    try:
+        return ast.parse(source)
+    except SystemError:
+        return ast.parse(source)
 
 
 def _mentions(node: ast.AST, names: set[str]) -> bool:
