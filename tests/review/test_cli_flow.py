@@ -44,7 +44,7 @@ def verdict(approved: bool, *issues: str) -> dict:
 # the refiner adds the guard (or, told to, a docstring); the reviewer approves a file with
 # the guard and finds the missing check otherwise.
 GUARDED_CODE = 'raise ValueError("division by zero")'
-REFINER = "SEARCH/REPLACE blocks only"
+REFINER = "one SEARCH/REPLACE block per edit"
 REVIEWER = "Answer with JSON"
 FIRST_ROUND = [{"match": "add a docstring", "reply": DOC_EDIT},
                {"match": REFINER, "reply": GUARD_EDIT},

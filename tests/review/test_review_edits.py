@@ -67,3 +67,21 @@ def test_a_made_up_file_name_edits_the_only_file():
     assert result.applied == 1 and result.artifacts[0]["content"].endswith("a + b\n")
     # with two files it is not guessed
     assert apply_blocks(ART, edit_blocks(reply)).failures[0].path == "path/to/file.py"
+
+
+def test_a_whole_file_rewrite_in_diff_mode_is_taken_only_when_it_is_the_whole_file():
+    from codeloop.review.edits import rewritten_files
+
+    two = [{"file_path": "pw.py", "language": "python",
+            "content": "import hashlib\n\ndef hash_password(p):\n    return p\n\n"
+                       "def verify_password(p, s):\n    return p == s\n"}]
+    whole = ("pw.py\n```python\nimport os\n\ndef hash_password(p):\n    return 'x' + p\n\n"
+             "def verify_password(p, s):\n    return hash_password(p) == s\n```\n")
+    # what the 1.5B answered in the review benchmark: a bare file name, then the file
+    assert rewritten_files(whole, two) == {
+        "pw.py": whole.split("```python\n")[1].split("```")[0]}
+    snippet = "pw.py\n```python\ndef hash_password(p):\n    return 'x' + p\n```\n"
+    assert rewritten_files(snippet, two) == {}  # verify_password would be deleted
+    assert rewritten_files("pw.py\n```python\ndef (:\n```\n", two) == {}  # does not parse
+    assert rewritten_files("other.py\n```python\nX = 1\n```\n",
+                           two + [dict(two[0], file_path="b.py")]) == {}  # names no file

@@ -128,3 +128,47 @@ def apply_blocks(artifacts: list[Artifact], blocks: list[EditBlock]) -> Applied:
             result.failures.append(EditFailure(path, edit.problem, shown))
     result.artifacts = [Artifact(**a) for a in current.values()]  # type: ignore[typeddict-item]
     return result
+
+
+def _top_level_names(source: str) -> set[str] | None:
+    """The functions and classes a Python file defines at top level; None if it does not
+    parse."""
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    return {n.name for n in tree.body
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+
+
+def rewritten_files(reply: str, artifacts: list[Artifact]) -> dict[str, str]:
+    """A diff-mode reply that holds no SEARCH/REPLACE block but rewrites a file whole (small
+    models often answer so): {path: new content} for each fenced block that names a file under
+    review (a `FILE:` or bare-name line before it; the one file when only one is reviewed)
+    and is that whole file, not a snippet: a Python file must parse and still define every
+    function and class the old one does, or the rewrite would delete code."""
+    paths = [a["file_path"] for a in artifacts]
+    only = paths[0] if len(paths) == 1 else None
+    found = whole_files(reply, only)
+    if not found:
+        for match in re.finditer(r"^[ \t]*(```|~~~)", reply, re.MULTILINE):
+            named = _target(_path_before(reply, match.start()), paths)
+            blocks = code_blocks(reply[match.start():])
+            if named and blocks and named not in found:
+                found[named] = _with_newline(blocks[0])
+    old = {a["file_path"]: a["content"] for a in artifacts}
+    out: dict[str, str] = {}
+    for path, content in found.items():
+        target = _target(path, paths)
+        if target is None or content == old[target]:
+            continue
+        if target.endswith(".py"):
+            before, after = _top_level_names(old[target]), _top_level_names(content)
+            if after is None or (before is not None and not before <= after):
+                continue
+        elif len(content) < len(old[target]) // 2:  # not Python: a snippet, most likely
+            continue
+        out[target] = content
+    return out

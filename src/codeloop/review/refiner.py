@@ -16,7 +16,13 @@ from codeloop.jobs.usage import UsageRecord
 from codeloop.review.context import ReviewContext, prompt
 from codeloop.review.debug import DebugTrail
 from codeloop.review.diffs import make_diff
-from codeloop.review.edits import Applied, apply_blocks, edit_blocks, whole_files
+from codeloop.review.edits import (
+    Applied,
+    apply_blocks,
+    edit_blocks,
+    rewritten_files,
+    whole_files,
+)
 from codeloop.review.state import Artifact, ReviewState
 from codeloop.review.supervisor import language_of
 
@@ -44,7 +50,14 @@ def _diff_mode(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
                              problems=problems)
     reply = ctx.ask_logged(usage, trail, "refiner", spec, messages,
                            temperature=_temperature(state, spec))
-    result = apply_blocks(state["artifacts"], edit_blocks(reply.text))
+    blocks = edit_blocks(reply.text)
+    if not blocks:  # the model rewrote the file instead: take it when it is the whole file
+        rewrites = rewritten_files(reply.text, state["artifacts"])
+        if rewrites:
+            trail.log("thinking", f"no SEARCH/REPLACE block; took the rewritten "
+                                  f"{', '.join(rewrites)} whole")
+        return _replaced(state["artifacts"], rewrites)
+    result = apply_blocks(state["artifacts"], blocks)
     if not result.failures:
         return result
     # one reflected retry, per the first failed edit: its file, the problem, the closest lines
@@ -68,6 +81,17 @@ def _diff_mode(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
                    result.failures[1:] + again.failures)
 
 
+def _replaced(artifacts: list[Artifact], files: dict[str, str]) -> Applied:
+    """The artifacts with `files` ({path: new content}) written over them (or added)."""
+    current = {a["file_path"]: dict(a) for a in artifacts}
+    for path, content in files.items():
+        clean = path.removeprefix("./")
+        current[clean] = {"file_path": clean, "content": content,
+                          "language": language_of(clean)}
+    return Applied([Artifact(**a) for a in current.values()],  # type: ignore[typeddict-item]
+                   applied=len(files))
+
+
 def _full_mode(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
                trail: DebugTrail, problems: str) -> Applied:
     spec = prompt("refiner_full")
@@ -76,14 +100,7 @@ def _full_mode(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
     reply = ctx.ask_logged(usage, trail, "refiner", spec, messages,
                            temperature=_temperature(state, spec))
     only = state["artifacts"][0]["file_path"] if len(state["artifacts"]) == 1 else None
-    files = whole_files(reply.text, only)
-    current = {a["file_path"]: dict(a) for a in state["artifacts"]}
-    for path, content in files.items():
-        clean = path.removeprefix("./")
-        current[clean] = {"file_path": clean, "content": content,
-                          "language": language_of(clean)}
-    return Applied([Artifact(**a) for a in current.values()],  # type: ignore[typeddict-item]
-                   applied=len(files))
+    return _replaced(state["artifacts"], whole_files(reply.text, only))
 
 
 def refine(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
