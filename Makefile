@@ -1,5 +1,5 @@
 # The README's two commands are `make demo` and `make test`; everything else is a helper.
-.PHONY: demo test setup setup-dev bench-llm bench-sandbox bench-agent clean
+.PHONY: demo test setup setup-dev bench-llm bench-sandbox bench-agent bench-review clean
 
 VENV ?= .venv
 BIN := $(VENV)/bin
@@ -32,6 +32,11 @@ bench-llm:
 # The agent's workspace tasks (benchmarks/agent_tasks), single and multi-agent, on the 1.5B model.
 bench-agent:
 	$(BIN)/python benchmarks/agent_bench.py --model local:qwen2.5-coder-1.5b --mode both --out runs/agent-bench.json
+
+# The review job's planted problems (benchmarks/review_tasks), diff vs full refiner, on the 1.5B
+# model; results in benchmarks/results/review-1.5b.{jsonl,md}.
+bench-review:
+	$(BIN)/python benchmarks/review_bench.py --model local:qwen2.5-coder-1.5b --refiner both --label 1.5b --lock /tmp/codeloop-model.lock
 
 clean:
 	rm -rf $(VENV) .pytest_cache

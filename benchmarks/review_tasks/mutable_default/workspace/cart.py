@@ -1,0 +1,11 @@
+"""Shopping cart helpers."""
+
+
+def add_item(name, quantity=1, cart=[]):
+    """Add `quantity` of `name` to `cart` (a list of (name, quantity) pairs); return it."""
+    cart.append((name, quantity))
+    return cart
+
+
+def cart_size(cart):
+    return sum(quantity for _, quantity in cart)

@@ -1,0 +1,16 @@
+"""User settings stored as JSON."""
+
+import json
+
+DEFAULTS = {"theme": "light", "autosave": True}
+
+
+def load_settings(path):
+    """The settings in the JSON file at `path`, on top of DEFAULTS."""
+    settings = dict(DEFAULTS)
+    try:
+        with open(path, encoding="utf-8") as handle:
+            settings.update(json.load(handle))
+    except Exception:
+        pass
+    return settings

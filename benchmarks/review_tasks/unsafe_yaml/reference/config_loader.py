@@ -1,0 +1,9 @@
+"""Reading project configs written in YAML."""
+
+import yaml
+
+
+def load_config(text):
+    """The config document in `text` as a dict ({} for an empty document)."""
+    data = yaml.safe_load(text)
+    return data or {}
