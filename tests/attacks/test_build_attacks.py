@@ -35,6 +35,20 @@ def test_a():
 """
 
 
+
+def _one_task_build(tmp_path: Path, out: Path, task_agent: list):
+    """A python-api build of one task A whose agent answers `task_agent`: (final state,
+    the run's events)."""
+    agents = {"task:A": task_agent, "integration": replies(read("app/main.py"), finish())}
+    request = {"tech_stack": "python-api",
+               "tasks": [{"id": "A", "description": "the a function", "keywords": ["a"]}]}
+    inputs = prepare(request, out_dir=out, options=BuildOptions(retries=0))
+    recorder = EventRecorder()
+    with RunStore(tmp_path / "runs.sqlite") as store, store.run("build", inputs.record()) as run:
+        run.bus.subscribe(recorder)
+        final = execute(inputs, run, store, BuildRuntime(llm_for=scripted_agents(agents)))
+    return final, recorder
+
 def test_a_hostile_task_agent_cannot_leave_its_worktree(tmp_path):
     outside = tmp_path / "escape.py"
     absolute = tmp_path / "absolute.py"
@@ -45,15 +59,8 @@ def test_a_hostile_task_agent_cannot_leave_its_worktree(tmp_path):
         read(".gitignore"),
         write(".gitignore", "app/\ntests/\n"),  # hide the work from git: not obeyed
     ) + task_script("tests/test_a.py", PLANTING_TEST, "app/a.py", "def a():\n    return 1\n")
-    agents = {"task:A": hostile, "integration": replies(read("app/main.py"), finish())}
-    request = {"tech_stack": "python-api",
-               "tasks": [{"id": "A", "description": "the a function", "keywords": ["a"]}]}
     out = tmp_path / "project"
-    inputs = prepare(request, out_dir=out, options=BuildOptions(retries=0))
-    recorder = EventRecorder()
-    with RunStore(tmp_path / "runs.sqlite") as store, store.run("build", inputs.record()) as run:
-        run.bus.subscribe(recorder)
-        final = execute(inputs, run, store, BuildRuntime(llm_for=scripted_agents(agents)))
+    final, recorder = _one_task_build(tmp_path, out, hostile)
 
     refused = [e for e in recorder.events if e.type == "tool_call" and not e.ok]
     assert len(refused) == 3, [e.result for e in refused]
@@ -84,15 +91,8 @@ def test_the_agents_shell_runs_on_a_throw_away_copy(tmp_path):
                      shell("python -m pytest -q -p no:cacheprovider tests; "
                            "echo 'x = 1' > app/from_shell.py; touch ../outside_shell"),
                      finish("code"))
-    agents = {"task:A": script, "integration": replies(read("app/main.py"), finish())}
-    request = {"tech_stack": "python-api",
-               "tasks": [{"id": "A", "description": "the a function", "keywords": ["a"]}]}
     out = tmp_path / "project"
-    inputs = prepare(request, out_dir=out, options=BuildOptions(retries=0))
-    recorder = EventRecorder()
-    with RunStore(tmp_path / "runs.sqlite") as store, store.run("build", inputs.record()) as run:
-        run.bus.subscribe(recorder)
-        final = execute(inputs, run, store, BuildRuntime(llm_for=scripted_agents(agents)))
+    final, recorder = _one_task_build(tmp_path, out, script)
     ran, = [e for e in recorder.events if e.type == "tool_call" and e.tool == "run_bash_command"]
     assert ran.ok and "2 passed" in ran.result  # the agent saw its tests pass
     assert "cannot touch '../outside_shell'" in ran.result

@@ -5,10 +5,13 @@ SSE reader."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import time
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
 import yaml
 from fastapi.testclient import TestClient
 
@@ -121,3 +124,26 @@ def live_server(app):
     finally:
         server.should_exit = True
         thread.join(30)
+
+
+# Debian's chromium, driven by Playwright (never `playwright install`). Skipped on a
+# developer's machine without it; in CI (scripts/system-deps.sh installs it) a missing
+# browser fails.
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+needs_chromium = pytest.mark.skipif(not Path(CHROMIUM).exists() and not os.environ.get("CI"),
+                                    reason="Debian's chromium is not installed "
+                                    "(apt-get install -y chromium)")
+
+
+@contextmanager
+def chromium_page(playwright, errors: list[str]):
+    """A page in headless chromium; page errors and console errors go into `errors`."""
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                         args=["--no-sandbox", "--disable-gpu"])
+    try:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.on("console", lambda msg: msg.type == "error" and errors.append(msg.text))
+        yield page
+    finally:
+        browser.close()

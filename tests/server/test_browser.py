@@ -15,20 +15,22 @@ import shutil
 import tempfile
 from pathlib import Path
 
-import pytest
-from server_kit import FIXED, REVIEW_SCRIPT, live_server, review_workspace, write_script
+from server_kit import (
+    FIXED,
+    REVIEW_SCRIPT,
+    chromium_page,
+    live_server,
+    needs_chromium,
+    review_workspace,
+    write_script,
+)
 
 from codeloop.config import Settings
 from codeloop.server.app import create_app
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 TOKEN = "browser-test-token-0123456789abcdef"
 
-# Skipped on a developer's machine without chromium; in CI (scripts/system-deps.sh installs
-# it) a missing browser fails.
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists() and not os.environ.get("CI"),
-                                reason="Debian's chromium is not installed "
-                                "(apt-get install -y chromium)")
+pytestmark = needs_chromium
 
 
 def test_review_in_the_browser_debug_panel_diff_viewer_and_approval(tmp_path):
@@ -43,13 +45,8 @@ def test_review_in_the_browser_debug_panel_diff_viewer_and_approval(tmp_path):
     app = create_app(Settings(model=spec, sandbox_timeout=20), [root], TOKEN,
                      tmp_path / "runs.sqlite")
     errors: list[str] = []
-    with live_server(app) as url, sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                     args=["--no-sandbox", "--disable-gpu"])
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            page.on("console", lambda msg: msg.type == "error" and errors.append(msg.text))
+    try:
+        with live_server(app) as url, sync_playwright() as pw, chromium_page(pw, errors) as page:
             page.set_default_timeout(30_000)
             page.goto(f"{url}/")  # no token yet: the login form
             expect(page.locator("input[name=token]")).to_be_visible()
@@ -104,8 +101,7 @@ def test_review_in_the_browser_debug_panel_diff_viewer_and_approval(tmp_path):
             history = json.loads((ws / ".ai_context.json").read_text())["workflow_history"]
             assert history[-1]["notes"] == "Approved in the browser"
             assert history[-1]["artifacts"] == ["calc.py"]
-        finally:
-            browser.close()
-            shutil.rmtree(root, ignore_errors=True)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
     for name in ("runs.png", "debug-panel.png", "diff-viewer.png"):
         assert (shots / name).stat().st_size > 5_000

@@ -9,16 +9,13 @@ import os
 import shutil
 from pathlib import Path
 
-import pytest
-from server_kit import ADD, live_server, write_script
+from server_kit import ADD, chromium_page, live_server, needs_chromium, write_script
 from test_api_build import EXAMPLE
-from test_browser import CHROMIUM
 
 from codeloop.config import Settings
 from codeloop.server.app import create_app
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists() and not os.environ.get("CI"),
-                                reason="Debian's chromium is not installed")
+pytestmark = needs_chromium
 
 
 def test_solve_and_build_views(tmp_path):
@@ -34,38 +31,30 @@ def test_solve_and_build_views(tmp_path):
     app = create_app(Settings(model=spec, sandbox_timeout=20), [root], None,
                      tmp_path / "runs.sqlite")
     errors: list[str] = []
-    with live_server(app) as url, sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                     args=["--no-sandbox", "--disable-gpu"])
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            page.on("console", lambda msg: msg.type == "error" and errors.append(msg.text))
-            page.goto(f"{url}/")
-            page.select_option("#start-job", "solve")
-            page.locator("#start-form button[type=submit]").click()
-            page.wait_for_url("**/#/runs/solve-*")
-            expect(page.locator("#solve-verdict")).to_contain_text("Code is correct")
-            expect(page.locator("#solve-stages li.done")).to_contain_text(["generation", "review"])
-            expect(page.locator("#solve-code")).to_contain_text("return a + b")
-            assert page.locator("#solve-metrics tr").count() >= 3
-            page.locator("#solve-view").screenshot(path=str(shots / "solve.png"))
+    with live_server(app) as url, sync_playwright() as pw, chromium_page(pw, errors) as page:
+        page.goto(f"{url}/")
+        page.select_option("#start-job", "solve")
+        page.locator("#start-form button[type=submit]").click()
+        page.wait_for_url("**/#/runs/solve-*")
+        expect(page.locator("#solve-verdict")).to_contain_text("Code is correct")
+        expect(page.locator("#solve-stages li.done")).to_contain_text(["generation", "review"])
+        expect(page.locator("#solve-code")).to_contain_text("return a + b")
+        assert page.locator("#solve-metrics tr").count() >= 3
+        page.locator("#solve-view").screenshot(path=str(shots / "solve.png"))
 
-            request = json.loads((EXAMPLE / "tasks.json").read_text())
-            started = page.request.post(f"{url}/api/codegen/projects/todo/generate", data={
-                "request": request, "model": f"scripted:{root / 'todo-script.yaml'}"})
-            assert started.status == 202, started.text()
-            page.goto(f"{url}/#/runs/{started.json()['run_id']}")
-            view = page.locator("#build-view")
-            expect(view.locator("h3").first).to_contain_text("COMPLETE · 100%")
-            levels = view.locator("#build-levels .level")
-            assert levels.count() == 3
-            for index, task in enumerate(("T1", "T2", "T3")):
-                expect(levels.nth(index).locator(f"[data-task={task}] .badge")).to_have_text(
-                    "completed")
-            view.locator("#build-files a", has_text="app/models.py").click()
-            expect(page.locator("#build-file")).to_contain_text("class TodoIn")
-            view.screenshot(path=str(shots / "build.png"))
-        finally:
-            browser.close()
+        request = json.loads((EXAMPLE / "tasks.json").read_text())
+        started = page.request.post(f"{url}/api/codegen/projects/todo/generate", data={
+            "request": request, "model": f"scripted:{root / 'todo-script.yaml'}"})
+        assert started.status == 202, started.text()
+        page.goto(f"{url}/#/runs/{started.json()['run_id']}")
+        view = page.locator("#build-view")
+        expect(view.locator("h3").first).to_contain_text("COMPLETE · 100%")
+        levels = view.locator("#build-levels .level")
+        assert levels.count() == 3
+        for index, task in enumerate(("T1", "T2", "T3")):
+            expect(levels.nth(index).locator(f"[data-task={task}] .badge")).to_have_text(
+                "completed")
+        view.locator("#build-files a", has_text="app/models.py").click()
+        expect(page.locator("#build-file")).to_contain_text("class TodoIn")
+        view.screenshot(path=str(shots / "build.png"))
     assert errors == []
