@@ -49,8 +49,16 @@ def load_tasks(names: list[str] | None) -> list[tuple[str, dict, Path]]:
     return tasks
 
 
-def _copy_files(source: Path, target: Path) -> None:
+def _is_test(relative: Path) -> bool:
+    from codeloop.jobs.request_files import is_test_path
+
+    return is_test_path(relative.as_posix())
+
+
+def _copy_files(source: Path, target: Path, only=None) -> None:
     for path in source.rglob("*"):
+        if only is not None and not only(path.relative_to(source)):
+            continue
         if path.is_file() and path.name != ".gitkeep":
             dest = target / path.relative_to(source)
             dest.parent.mkdir(parents=True, exist_ok=True)
@@ -58,7 +66,7 @@ def _copy_files(source: Path, target: Path) -> None:
 
 
 def run_task(llm, name: str, spec: dict, folder: Path, mode: str, limits,
-             transcript: Path | None = None) -> TaskResult:
+             transcript: Path | None = None, context_first: bool = True) -> TaskResult:
     """One task in one mode; `transcript` gets every event (thoughts, tool calls, model
     calls) as JSON lines, to see afterwards why a task failed."""
     from codeloop.agent.factory import agent_spec
@@ -79,12 +87,13 @@ def run_task(llm, name: str, spec: dict, folder: Path, mode: str, limits,
         bus, recorder = EventBus(), EventRecorder()
         bus.subscribe(recorder)
         started = time.perf_counter()
-        if mode == "single":
+        if mode in ("single", "tools"):
             with RunStore(Path(scratch) / "runs.sqlite") as store:
                 session = AgentSession(llm, agent_spec("single", workspace, limits=limits,
                                                        bus=bus),
                                        checkpointer=store.checkpointer(),
-                                       snapshots=Snapshots(workspace), thread=name, bus=bus)
+                                       snapshots=Snapshots(workspace), thread=name, bus=bus,
+                                       context_first=context_first and mode == "single")
                 turn = session.ask(spec["request"])
                 status, steps, tokens = turn.status, turn.steps, turn.tokens
         else:
@@ -93,6 +102,9 @@ def run_task(llm, name: str, spec: dict, folder: Path, mode: str, limits,
         if transcript is not None:
             transcript.write_text("".join(e.model_dump_json() + "\n" for e in recorder.events))
         seconds = time.perf_counter() - started
+        # The task's own test files as they were (a test the agent edited to match the bug
+        # does not count), then the hidden tests.
+        _copy_files(folder / "files", root, only=_is_test)
         _copy_files(folder / "check", root)
         check = run_command(["bash", "-c", spec["test_command"]], workspace=root, mode="cow",
                             timeout=120)
@@ -120,7 +132,11 @@ def summarise(results: list[TaskResult]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", required=True, help="model spec, e.g. local:/path/x.gguf")
-    parser.add_argument("--mode", choices=["single", "multi", "both"], default="single")
+    parser.add_argument("--mode", choices=["single", "tools", "multi", "both", "all"],
+                        default="single", help="single: the agent as shipped (context first, "
+                        "then the tools); tools: the ReAct tools alone (--tools-only); multi: "
+                        "planner, implementer, validator; both: single and multi; all: the "
+                        "three")
     parser.add_argument("--tasks", nargs="*", help="task names (default: all)")
     parser.add_argument("--max-steps", type=int, default=15)
     parser.add_argument("--out", type=Path, help="write the results as JSON here, and each "
@@ -134,7 +150,8 @@ def main() -> None:
     settings = load_config().settings
     llm = get_llm(args.model, settings)
     limits = AgentLimits(max_steps=args.max_steps, max_tokens_per_step=settings.max_tokens)
-    modes = ["single", "multi"] if args.mode == "both" else [args.mode]
+    modes = {"both": ["single", "multi"], "all": ["single", "tools", "multi"]}.get(
+        args.mode, [args.mode])
     results = []
     transcripts = args.out.with_suffix("") if args.out else None
     if transcripts is not None:

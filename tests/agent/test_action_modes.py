@@ -20,7 +20,7 @@ LIST = act("list_files", path=".", pattern="*")
 def _run(llm, repo, store, snapshots, bus=None, mode="two_step", request="go"):
     spec = agent_spec("single", repo, limits=AgentLimits(action_mode=mode), bus=bus)
     session = AgentSession(llm, spec, checkpointer=store.checkpointer(), snapshots=snapshots,
-                           thread="t", bus=bus)
+                           thread="t", bus=bus, context_first=False)
     return spec, session.ask(request)
 
 

@@ -34,7 +34,8 @@ def test_correct_solution_passes_and_no_change_fails(bench, tmp_path):
     solved = scripted(act("write_file", path="fizzbuzz.py", content=FIZZ,
                           start_line=None, end_line=None), finish("done"))
     transcript = tmp_path / "create_fizzbuzz.single.jsonl"
-    result = bench.run_task(solved, name, spec, folder, "single", AgentLimits(), transcript)
+    result = bench.run_task(solved, name, spec, folder, "single", AgentLimits(), transcript,
+                            context_first=False)
     assert result.passed and result.status == "finished" and result.steps == 1
     events = [json.loads(line) for line in transcript.read_text().splitlines()]
     calls = [e for e in events if e["type"] == "tool_call"]

@@ -43,7 +43,7 @@ def test_one_request_in_a_plain_directory(tmp_path):
         finish("Created factorial.py"),
     ])
     result = CliRunner().invoke(_app(), ["agent", "--home", str(home), "--model", model,
-                                         "-p", "Create factorial.py"])
+                                         "--tools-only", "-p", "Create factorial.py"])
     assert result.exit_code == 0, result.output
     assert "not a git repository: initialising one" in result.output
     assert "→ write_file" in result.output and "Created factorial.py" in result.output
@@ -75,7 +75,7 @@ def test_repl_commands_and_undo(tmp_path):
     ])
     lines = "Create factorial.py\n/history\n/threads\n/undo\n/bogus\n/new side\n/history\n/quit\n"
     result = CliRunner().invoke(_app(), ["agent", "--home", str(home), "--model", model,
-                                         "--thread", "feature-x"], input=lines)
+                                         "--tools-only", "--thread", "feature-x"], input=lines)
     assert result.exit_code == 0, result.output
     out = result.output
     assert "you (turn 1): Create factorial.py" in out

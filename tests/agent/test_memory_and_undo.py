@@ -14,7 +14,7 @@ GREET = "def greet(name):\n    return f'Hello, {name}!'\n"
 
 def _session(llm, repo, checkpointer, snapshots, thread="feature-x"):
     return AgentSession(llm, agent_spec("single", repo), checkpointer=checkpointer,
-                        snapshots=snapshots, thread=thread)
+                        snapshots=snapshots, thread=thread, context_first=False)
 
 
 def test_follow_up_sees_the_previous_plan(repo, store, snapshots):

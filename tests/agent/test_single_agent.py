@@ -14,7 +14,7 @@ FACTORIAL = "def factorial(n):\n    return 1 if n <= 1 else n * factorial(n - 1)
 def _session(llm, repo, store, snapshots, bus=None, limits=None, thread="t1"):
     spec = agent_spec("single", repo, limits=limits or AgentLimits(), bus=bus)
     return AgentSession(llm, spec, checkpointer=store.checkpointer(), snapshots=snapshots,
-                        thread=thread, bus=bus)
+                        thread=thread, bus=bus, context_first=False)
 
 
 def test_create_read_and_summarise_changes(repo, store, snapshots, events):

@@ -64,7 +64,7 @@ def test_the_request_says_what_the_block_is_in_the_files_terms():
 def _session(llm, repo, store, snapshots, bus=None):
     spec = agent_spec("single", repo, limits=AgentLimits(action_mode="two_step"), bus=bus)
     return AgentSession(llm, spec, checkpointer=store.checkpointer(), snapshots=snapshots,
-                        thread="t", bus=bus)
+                        thread="t", bus=bus, context_first=False)
 
 
 def test_a_reply_without_a_block_writes_nothing_and_the_model_is_told(repo, store, snapshots,

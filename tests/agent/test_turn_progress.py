@@ -17,7 +17,7 @@ TEST = "from mathutils import half\n\n\ndef test_half():\n    assert half(8) == 
 
 def _ask(llm, repo, store, snapshots, request):
     session = AgentSession(llm, agent_spec("single", repo), checkpointer=store.checkpointer(),
-                           snapshots=snapshots, thread="p")
+                           snapshots=snapshots, thread="p", context_first=False)
     return session.ask(request)
 
 

@@ -14,7 +14,7 @@ LISTING = "Files in the workspace"
 
 def _session(llm, repo, store, snapshots):
     return AgentSession(llm, agent_spec("single", repo), checkpointer=store.checkpointer(),
-                        snapshots=snapshots, thread="overview")
+                        snapshots=snapshots, thread="overview", context_first=False)
 
 
 def test_each_request_comes_with_the_files_as_they_are_then(repo, store, snapshots):

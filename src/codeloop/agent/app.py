@@ -51,7 +51,8 @@ def open_workspace(home: str | Path, settings: Settings, console: Console) -> Wo
 
 class AgentApp:
     def __init__(self, llm: LLM, workspace: Workspace, store: RunStore, *, limits: AgentLimits,
-                 multi_agent: bool, thread: str, console: Console) -> None:
+                 multi_agent: bool, thread: str, console: Console,
+                 context_first: bool = True) -> None:
         self.llm, self.workspace, self.store = llm, workspace, store
         self.limits, self.multi_agent, self.console = limits, multi_agent, console
         # One bus for the app's life (the tools and the session were built with it); each
@@ -62,11 +63,12 @@ class AgentApp:
         self.session = None if multi_agent else AgentSession(
             llm, agent_spec("single", workspace, limits=limits, bus=self.bus),
             checkpointer=store.checkpointer(), snapshots=self.snapshots, thread=thread,
-            bus=self.bus)
+            bus=self.bus, context_first=context_first)
 
     @classmethod
     def open(cls, home: str, settings: Settings, *, max_steps: int, token_budget: int,
-             multi_agent: bool, thread: str, quiet: bool = False) -> AgentApp:
+             multi_agent: bool, thread: str, quiet: bool = False,
+             context_first: bool = True) -> AgentApp:
         from codeloop.llm.registry import get_llm
 
         console = Console(stderr=True, soft_wrap=True) if quiet else Console(soft_wrap=True)
@@ -84,7 +86,7 @@ class AgentApp:
             raise AgentAppError(str(exc)) from exc
         try:
             return cls(llm, workspace, store, limits=limits, multi_agent=multi_agent,
-                       thread=thread, console=console)
+                       thread=thread, console=console, context_first=context_first)
         except StoreError as exc:  # the checkpointer's tables could not be made
             store.close()
             raise AgentAppError(str(exc)) from exc

@@ -20,6 +20,7 @@ from typing import Any
 from codeloop.agent.overview import workspace_overview
 from codeloop.agent.snapshots import FileChange, SnapshotError, Snapshots
 from codeloop.events import EventBus, StageEnd, StageStart
+from codeloop.jobs.react.context_first import ContextFirst
 from codeloop.jobs.react.react import AgentSpec, build_react_graph, recursion_limit
 from codeloop.jobs.react.state import message, new_turn_input
 from codeloop.llm.base import LLM
@@ -48,13 +49,16 @@ class TurnResult:
 class AgentSession:
     def __init__(self, llm: LLM, spec: AgentSpec, *, checkpointer: Any,
                  snapshots: Snapshots | None, thread: str = "default",
-                 bus: EventBus | None = None) -> None:
+                 bus: EventBus | None = None, context_first: bool = True) -> None:
         self.spec, self.snapshots, self.bus = spec, snapshots, bus
         self.checkpointer = checkpointer
         self.thread = thread
         self.prefix = thread_prefix(spec.toolbox.workspace.root)
+        # Context first (jobs/react/context_first.py): a request naming files gets one direct
+        # edit-and-test attempt before the tools; `context_first=False` is the tools alone.
+        opening = ContextFirst(llm, spec, bus) if context_first else None
         self.graph = build_react_graph(llm, spec, bus=bus, checkpointer=checkpointer,
-                                       on_turn_end=self._record_turn)
+                                       on_turn_end=self._record_turn, opening=opening)
 
     # ------------------------------------------------------------------ threads
     @property

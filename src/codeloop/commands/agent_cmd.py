@@ -20,6 +20,8 @@ def agent(
     max_steps: int = typer.Option(20, "--max-steps", min=1, help="Step cap per turn."),
     token_budget: int = typer.Option(60_000, "--token-budget", min=1,
                                      help="Token budget per turn (prompt + completion)."),
+    tools_only: bool = typer.Option(False, "--tools-only",
+                                    help="Skip the context-first edit: the ReAct tools alone."),
     as_json: bool = typer.Option(False, "--json", help="With -p: print the result as JSON."),
     store: str = typer.Option(None, "--store", help="Run store path (SQLite); threads "
                               "are kept per workspace in it."),
@@ -36,7 +38,8 @@ def agent(
     try:
         application = AgentApp.open(home, settings, max_steps=max_steps,
                                     token_budget=token_budget, multi_agent=multi_agent,
-                                    thread=thread, quiet=as_json)
+                                    thread=thread, quiet=as_json,
+                                    context_first=not tools_only)
     except AgentAppError as exc:
         fail(str(exc))
     try:

@@ -8,9 +8,9 @@ from codeloop.jobs.usage import UsageRecord
 from codeloop.llm.base import Message
 from codeloop.review.context import ReviewContext, prompt
 from codeloop.review.debug import DebugTrail
-from codeloop.review.edits import whole_files
+from codeloop.jobs.edits import whole_files
 from codeloop.review.state import Artifact, ReviewState
-from codeloop.review.supervisor import language_of
+from codeloop.jobs.artifacts import language_of
 from codeloop.sandbox.pathguard import PathGuard, PathRefused
 
 MAX_SHOWN_FILES = 3

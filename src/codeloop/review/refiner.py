@@ -16,7 +16,7 @@ from codeloop.jobs.usage import UsageRecord
 from codeloop.review.context import ReviewContext, prompt
 from codeloop.review.debug import DebugTrail
 from codeloop.review.diffs import make_diff
-from codeloop.review.edits import (
+from codeloop.jobs.edits import (
     Applied,
     apply_blocks,
     edit_blocks,
@@ -24,7 +24,7 @@ from codeloop.review.edits import (
     whole_files,
 )
 from codeloop.review.state import Artifact, ReviewState
-from codeloop.review.supervisor import language_of
+from codeloop.jobs.artifacts import language_of
 
 MAX_FILE_CHARS = 8000
 

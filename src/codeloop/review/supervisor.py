@@ -6,6 +6,7 @@ is decided by the inputs alone, and a small model gets it wrong for no gain):
 
 from __future__ import annotations
 
+from codeloop.jobs.artifacts import language_of
 from codeloop.jobs.stage import StageOutput
 from codeloop.jobs.usage import UsageRecord
 from codeloop.review.context import ReviewContext
@@ -13,13 +14,6 @@ from codeloop.review.debug import DebugTrail
 from codeloop.review.state import Artifact, ReviewState, WorkflowType
 
 _LOOP = ["security_gate", "reviewer", "refiner", "human_approval", "persistence", "self_heal"]
-LANGUAGES = {".py": "python", ".md": "markdown", ".toml": "toml", ".json": "json",
-             ".yaml": "yaml", ".yml": "yaml", ".txt": "text", ".cfg": "ini", ".sh": "shell"}
-
-
-def language_of(path: str) -> str:
-    dot = path.rfind(".")
-    return LANGUAGES.get(path[dot:].lower(), "text") if dot >= 0 else "text"
 
 
 def decide(state: ReviewState) -> tuple[WorkflowType, str]:

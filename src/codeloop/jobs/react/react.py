@@ -3,6 +3,9 @@ runs, its result becomes an observation) -> think ... until the model finishes, 
 cap, token budget or repeated action stops it with an explanation.
 
     START -> think -> act -> think ... ; think/act -> wrap_up -> END
+
+With an `opening` (the single agent's context-first edit, jobs/react/context_first.py):
+    START -> opening -> think ... ; opening -> wrap_up when it finished the turn
 """
 
 from __future__ import annotations
@@ -16,9 +19,11 @@ from langgraph.graph import END, START, StateGraph
 from codeloop.events import EventBus, Progress
 from codeloop.jobs.react.actions import FINISH, Action
 from codeloop.jobs.react.asking import Asked, Asker
+from codeloop.jobs.react.cycles import cycle, move
 from codeloop.jobs.react.progress import progress_note, record, unfinished_work, unread_change
 from codeloop.jobs.react.prompts import loop_text
 from codeloop.jobs.react.state import AgentLimits, AgentSpec, AgentState, message, new_progress
+from codeloop.jobs.request_files import is_test_path, protects_tests
 from codeloop.llm.base import LLM, InvalidStructuredOutput, LLMError
 from codeloop.redaction import redact_secrets
 from codeloop.tools.toolbox import ToolOutcome
@@ -26,6 +31,7 @@ from codeloop.tools.toolbox import ToolOutcome
 __all__ = ["AgentSpec", "build_react_graph", "recursion_limit"]  # AgentSpec: jobs/react/state.py
 
 MAX_INVALID_REPLIES = 3
+CYCLE_KEY = "#cycles"  # in `seen`: cycles already broken this turn
 
 
 class _Loop:
@@ -72,9 +78,21 @@ class _Loop:
             repeat = count == 2
         else:
             repeat = False
+        moves = list(state.get("moves") or [])
+        if not action.is_finish:
+            moves.append(move(action.tool, action.args))
+            block = cycle(moves)
+            if block is not None:
+                broken = self._break_cycle(state, block, seen)
+                if isinstance(broken, str):
+                    return self._stop_with_output(state, "loop", broken, tokens=tokens)
+                action, tokens = broken.action, tokens + broken.tokens
+                moves = [] if action.is_finish else [move(action.tool, action.args)]
+                seen = {**seen, CYCLE_KEY: seen.get(CYCLE_KEY, 0) + 1}
+                repeat = False
         self._progress(state, action)
         update: dict[str, Any] = {
-            "tokens": tokens, "seen": seen, "invalid_replies": 0,
+            "tokens": tokens, "seen": seen, "moves": moves, "invalid_replies": 0,
             "pending": {"thought": action.thought, "tool": action.tool, "args": action.args,
                         "repeat": repeat},
         }
@@ -103,6 +121,20 @@ class _Loop:
             if seen.get(key, 0) >= 2:
                 return explanation
         return forced
+
+    def _break_cycle(self, state: AgentState, block: list[str],
+                     seen: dict[str, int]) -> Asked | str:
+        """Three rounds of the same moves: ask again, told so, without the tool that would
+        start the next round. A second cycle in the same turn stops it."""
+        shown = " -> ".join(block)
+        explanation = f"Stopped: the model went round the same moves ({shown}) without progress."
+        if seen.get(CYCLE_KEY, 0) >= 1:
+            return explanation
+        nudge = [{"role": "user", "content": loop_text("cycle", moves=shown)}]
+        try:
+            return self.asker.ask(state, nudge, exclude=frozenset({block[0].split(":", 1)[0]}))
+        except LLMError as exc:
+            return explanation + f" Asked for a different move, the model failed: {exc}"
 
     def _invalid_reply(self, state: AgentState, problem: str, spent: int) -> dict[str, Any]:
         invalid = state.get("invalid_replies", 0) + 1
@@ -140,7 +172,11 @@ class _Loop:
             box = self.spec.toolbox
             progress = state.get("progress") or new_progress()
             unread = unread_change(progress, pending["tool"], pending["args"], box.workspace)
-            if unread:
+            guarded = self._protected_test(state, pending)
+            if guarded:
+                outcome = ToolOutcome(pending["tool"], False,
+                                      loop_text("test_protected", path=guarded), 0.0)
+            elif unread:
                 outcome = ToolOutcome(pending["tool"], False,
                                       loop_text("read_first", path=unread), 0.0)
                 # Not run, so not a repeat when tried again after the read.
@@ -180,6 +216,17 @@ class _Loop:
                 "messages": [message("assistant", tried, "action", turn),
                              message("user", loop_text("finish_held", problem=problem),
                                      "observation", turn)]}
+
+    def _protected_test(self, state: AgentState, pending: dict[str, Any]) -> str:
+        """The test file a file-changing action targets while the request asks to fix code
+        (the tests are then the specification); "" when the action may run."""
+        tool = self.spec.toolbox.tools.get(pending["tool"])
+        path = pending["args"].get("path")
+        if tool is None or not tool.mutates_files or not isinstance(path, str):
+            return ""
+        if is_test_path(path) and protects_tests(self._request(state)):
+            return path
+        return ""
 
     @staticmethod
     def _request(state: AgentState) -> str:
@@ -230,17 +277,28 @@ def _after_act(state: AgentState) -> Literal["think", "wrap_up"]:
     return "think" if state["status"] == "running" else "wrap_up"
 
 
+def _after_opening(state: AgentState) -> Literal["think", "wrap_up"]:
+    return "think" if state["status"] == "running" else "wrap_up"
+
+
 def build_react_graph(llm: LLM, spec: AgentSpec, *, bus: EventBus | None = None,
                       checkpointer: Any = None,
-                      on_turn_end: Callable[[dict[str, Any]], dict[str, Any]] | None = None):
+                      on_turn_end: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+                      opening: Callable[[AgentState], dict[str, Any]] | None = None):
     """Compile the loop. `on_turn_end(state) -> update` runs once when a turn ends (the
-    session records changed files there)."""
+    session records changed files there); `opening(state) -> update` runs first in each turn
+    and may finish it."""
     loop = _Loop(llm, spec, bus, on_turn_end)
     graph = StateGraph(AgentState)
     graph.add_node("think", loop.think)
     graph.add_node("act", loop.act)
     graph.add_node("wrap_up", loop.wrap_up)
-    graph.add_edge(START, "think")
+    if opening is not None:
+        graph.add_node("opening", opening)
+        graph.add_edge(START, "opening")
+        graph.add_conditional_edges("opening", _after_opening)
+    else:
+        graph.add_edge(START, "think")
     graph.add_conditional_edges("think", _after_think)
     graph.add_conditional_edges("act", _after_act)
     graph.add_edge("wrap_up", END)

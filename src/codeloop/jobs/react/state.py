@@ -44,6 +44,7 @@ class AgentState(TypedDict):
     steps: int
     tokens: int
     seen: dict[str, int]  # action signature -> times chosen this turn
+    moves: list[str]  # this turn's moves (tool:target), for the cycle detector (cycles.py)
     invalid_replies: int  # replies in a row that were not valid actions
     files_version: int  # bumped by every successful file-changing tool
     status: Status
@@ -74,7 +75,7 @@ def new_turn_input(request: str, turn: int, snapshot_before: str = "",
         messages.append(message("user", context, "context", turn))
     return {
         "messages": messages,
-        "turn": turn, "steps": 0, "tokens": 0, "seen": {}, "invalid_replies": 0,
+        "turn": turn, "steps": 0, "tokens": 0, "seen": {}, "moves": [], "invalid_replies": 0,
         "files_version": 0, "status": "running", "answer": "", "result": {}, "pending": None,
         "progress": new_progress(),
         "snapshot_before": snapshot_before, "turns": [], "undone": [],

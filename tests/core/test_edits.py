@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from codeloop.review.diffs import make_diff, pending_changes
-from codeloop.review.edits import apply_blocks, edit_blocks, whole_files
+from codeloop.jobs.edits import apply_blocks, edit_blocks, whole_files
 
 ART = [{"file_path": "pkg/calc.py", "content": "def add(a, b):\n    return a - b\n",
         "language": "python"},
@@ -70,7 +70,7 @@ def test_a_made_up_file_name_edits_the_only_file():
 
 
 def test_a_whole_file_rewrite_in_diff_mode_is_taken_only_when_it_is_the_whole_file():
-    from codeloop.review.edits import rewritten_files
+    from codeloop.jobs.edits import rewritten_files
 
     two = [{"file_path": "pw.py", "language": "python",
             "content": "import hashlib\n\ndef hash_password(p):\n    return p\n\n"

@@ -1,5 +1,5 @@
-"""Reading edits out of model replies: whole files (`FILE: path` + a fenced block: the
-coder's and the full refiner's form) and SEARCH/REPLACE blocks (the diff refiner's form),
+"""Reading edits out of model replies: whole files (`FILE: path` + a fenced block: review's
+coder and full refiner, the agent's context-first edits) and SEARCH/REPLACE blocks (the diff refiner's form),
 applied to the in-state artifacts with the tools' tolerant matcher. Paths are taken as the
 model wrote them: the security gate judges them before anything uses them."""
 
@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from codeloop.jobs.artifacts import Artifact, language_of
+from codeloop.jobs.definitions import top_level_names
 from codeloop.jobs.extract import code_blocks
-from codeloop.review.state import Artifact
-from codeloop.review.supervisor import language_of
 from codeloop.tools.matcher import apply_edit
 
 _FILE_LINE = re.compile(
@@ -130,19 +130,6 @@ def apply_blocks(artifacts: list[Artifact], blocks: list[EditBlock]) -> Applied:
     return result
 
 
-def _top_level_names(source: str) -> set[str] | None:
-    """The functions and classes a Python file defines at top level; None if it does not
-    parse."""
-    import ast
-
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return None
-    return {n.name for n in tree.body
-            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
-
-
 def rewritten_files(reply: str, artifacts: list[Artifact]) -> dict[str, str]:
     """A diff-mode reply that holds no SEARCH/REPLACE block but rewrites a file whole (small
     models often answer so): {path: new content} for each fenced block that names a file under
@@ -165,7 +152,7 @@ def rewritten_files(reply: str, artifacts: list[Artifact]) -> dict[str, str]:
         if target is None or content == old[target]:
             continue
         if target.endswith(".py"):
-            before, after = _top_level_names(old[target]), _top_level_names(content)
+            before, after = top_level_names(old[target]), top_level_names(content)
             if after is None or (before is not None and not before <= after):
                 continue
         elif len(content) < len(old[target]) // 2:  # not Python: a snippet, most likely

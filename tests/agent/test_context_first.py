@@ -1,0 +1,130 @@
+"""The single agent's context-first edit (jobs/react/context_first.py), on the scripted model
+with the real sandbox, real pytest and a real git workspace: the named files and the failing
+test output in the first prompt, whole-file replies, the tests run by themselves, a fresh
+prompt with the new failure, the test files kept as the specification, and the hand-over to
+the ReAct tools when it does not work."""
+
+from __future__ import annotations
+
+from agent_replies import act, action_prompts, finish, scripted
+
+from codeloop.agent.factory import agent_spec
+from codeloop.agent.session import AgentSession
+from codeloop.jobs.react.state import AgentLimits
+
+BUGGY = ('def parse_age(text):\n    """The age as an int, or None."""\n    return int(text)\n\n\n'
+         'def greet(name):\n    return "hi " + name\n')
+FIXED = ('def parse_age(text):\n    """The age as an int, or None."""\n'
+         '    if not text.isdigit():\n        return None\n    return int(text)\n\n\n'
+         'def greet(name):\n    return "hi " + name\n')
+TESTS = ("from people import parse_age\n\n\ndef test_valid():\n    assert parse_age('42') == 42\n"
+         "\n\ndef test_invalid():\n    assert parse_age('abc') is None\n")
+REQUEST = "The tests in test_people.py fail. Find and fix the bug in people.py."
+
+
+def _workspace(repo):
+    (repo.root / "people.py").write_text(BUGGY)
+    (repo.root / "test_people.py").write_text(TESTS)
+    return repo
+
+
+def _ask(llm, repo, store, snapshots, request=REQUEST, events=None, limits=None):
+    bus = events[0] if events else None
+    spec = agent_spec("single", repo, limits=limits or AgentLimits(), bus=bus)
+    session = AgentSession(llm, spec, checkpointer=store.checkpointer(), snapshots=snapshots,
+                           thread="cf", bus=bus)
+    return session.ask(request)
+
+
+def _whole(path: str, text: str) -> str:
+    return f"Here is the fix.\n\nFILE: {path}\n```python\n{text}```\n"
+
+
+def test_a_repair_is_one_model_call_with_the_module_and_the_failing_tests(repo, store,
+                                                                          snapshots, events):
+    llm = scripted(_whole("people.py", FIXED))
+    result = _ask(llm, _workspace(repo), store, snapshots, events=events)
+    assert result.status == "finished" and "the tests pass" in result.answer
+    assert (repo.root / "people.py").read_text() == FIXED
+    assert (repo.root / "test_people.py").read_text() == TESTS
+    [prompt] = llm.calls
+    text = prompt[-1].content
+    # The module the request names and the test file, whole; the test output as it is now.
+    assert "FILE: people.py\n```python\n" + BUGGY in text
+    assert "FILE: test_people.py (a test: the specification" in text
+    assert "fail now" in text and "1 failed, 1 passed" in text
+    assert "Do not change the tests" in text
+    assert [c.path for c in result.changes] == ["people.py"]
+    tools = [e.tool for e in events[1].events if e.type == "tool_call"]
+    assert tools == ["run_bash_command", "write_file", "run_bash_command"]
+
+
+def test_a_reply_with_only_the_fixed_function_is_merged_into_the_module(repo, store, snapshots):
+    only = FIXED.split("\n\n\n")[0] + "\n"
+    llm = scripted(_whole("people.py", only))
+    result = _ask(llm, _workspace(repo), store, snapshots)
+    assert result.status == "finished"
+    assert (repo.root / "people.py").read_text() == FIXED  # greet is kept
+
+
+def test_a_test_edit_is_refused_and_the_next_attempt_is_told_the_failure(repo, store,
+                                                                         snapshots):
+    weakened = TESTS.replace("is None", "== 0")
+    llm = scripted(_whole("test_people.py", weakened),  # "fix" the test to match the bug
+                   _whole("people.py", BUGGY.replace("int(text)", "int(text) if text else 0")),
+                   _whole("people.py", FIXED))
+    result = _ask(llm, _workspace(repo), store, snapshots)
+    assert result.status == "finished"
+    assert (repo.root / "test_people.py").read_text() == TESTS
+    assert (repo.root / "people.py").read_text() == FIXED
+    second, third = (call[-1].content for call in llm.calls[1:])
+    assert "This is attempt 2" in second and "FILE: people.py\n```python\n" + BUGGY in second
+    # The third prompt holds the second attempt's code and the failure it gave.
+    assert "int(text) if text else 0" in third and "ValueError" in third
+
+
+def test_after_three_failed_attempts_the_tools_go_on_with_what_was_learnt(repo, store,
+                                                                          snapshots):
+    wrong = BUGGY.replace("int(text)", "int(text.strip())")
+    llm = scripted(_whole("people.py", wrong), "I am not sure.", _whole("people.py", wrong),
+                   act("read_file", path="people.py", start_line=None, end_line=None),
+                   finish("Could not fix it."))
+    limits = AgentLimits(max_steps=5)
+    result = _ask(llm, _workspace(repo), store, snapshots, limits=limits)
+    assert result.status == "finished" and result.answer == "Could not fix it."
+    first_choice = action_prompts(llm)[3]
+    context = "\n".join(m.content for m in first_choice)
+    assert "A first direct attempt did not finish the request." in context
+    assert "attempt 2 changed no file" in context
+    assert "int(text.strip())" in context and "1 failed, 1 passed" in context
+
+
+def test_a_request_that_names_no_file_goes_to_the_tools(repo, store, snapshots):
+    llm = scripted(act("list_files", path=".", pattern="*"), finish("A README."))
+    result = _ask(llm, repo, store, snapshots, request="What is in this project?")
+    assert result.status == "finished" and result.answer == "A README."
+    assert len(llm.calls) == 4  # two_step: two calls per action, none before them
+    assert not any("FILE: path" in m.content for call in llm.calls for m in call)
+
+
+def test_a_new_file_without_tests_is_written_and_checked_to_parse(repo, store, snapshots):
+    code = "def factorial(n):\n    return 1 if n < 2 else n * factorial(n - 1)\n"
+    llm = scripted("Oops:\nFILE: factorial.py\n```python\ndef factorial(n):\n    return (\n```",
+                   _whole("factorial.py", code))
+    result = _ask(llm, repo, store, snapshots, request="Create factorial.py with factorial(n).")
+    assert result.status == "finished" and "parse" in result.answer
+    assert (repo.root / "factorial.py").read_text() == code
+    second = llm.calls[1][-1].content
+    assert "This is attempt 2" in second
+    assert "- the new factorial.py does not parse as Python; it was not written" in second
+    assert "The project's tests" not in second  # it has none
+
+
+def test_a_path_outside_the_workspace_is_refused(repo, store, snapshots, tmp_path):
+    outside = tmp_path / "evil.py"
+    reply = (f"FILE: ../evil.py\n```python\nx = 1\n```\n\n" + _whole("people.py", FIXED))
+    llm = scripted(reply)
+    result = _ask(llm, _workspace(repo), store, snapshots)
+    assert result.status == "finished"
+    assert not outside.exists()
+    assert (repo.root / "people.py").read_text() == FIXED
