@@ -214,12 +214,19 @@ class PathGuard:
     def _still_the_same_file(self, text: str, dir_fd: int, name: str, fd: int) -> None:
         """After reading: the opened file still has one link and the name still names it.
         A name that was a hardlink to an outside file when it was opened, then swapped away,
-        leaves the outside file with one link: only the name's identity catches that."""
-        opened = os.fstat(fd)
+        leaves the outside file with one link: only the name's identity catches that.
+
+        The order matters: the name first, the link count after it. Counted first, a swapper
+        could put the hardlink back between the two looks (seen once in ~100k reads under
+        load): the count said 1 (name away), then the name named the outside file again.
+        Now the name naming the opened file means two links at that moment, so a count of 1
+        after it needs the name swapped away once more in the one syscall between, on top
+        of the swap already needed between the open and its own check (_check_opened)."""
         try:
             named = os.lstat(name, dir_fd=dir_fd)
         except FileNotFoundError:
             named = None
+        opened = os.fstat(fd)
         if (opened.st_nlink != 1 or named is None
                 or (named.st_dev, named.st_ino) != (opened.st_dev, opened.st_ino)):
             raise PathRefused(text, "the file changed while it was read (it may be a link to "
