@@ -25,6 +25,7 @@ from pathlib import Path
 from codeloop.sandbox import bwrap, cgroup, seccomp, watchdog
 from codeloop.sandbox.classify import classify
 from codeloop.sandbox.copyback import sync_back
+from codeloop.sandbox.project_venv import find_project_venv, venv_env
 from codeloop.sandbox.staging import stage_copy
 from codeloop.sandbox.tempdirs import make_throwaway, private_run_dir, run_dir_caps
 from codeloop.sandbox.types import Limits, Mode, SandboxError, SandboxResult
@@ -223,15 +224,21 @@ def run_command(
         # What the program sees as /workspace: a copy of a given workspace unless the program
         # may only read it, so every write comes home through sync_back's one gate.
         copy_needed = given is not None and (uid is not None or mode != "ro" or unsafe_no_sandbox)
+        # The project's venv is the `python` there; bound read-only, not copied.
+        venv = find_project_venv(given) if given is not None and not unsafe_no_sandbox else None
+        skip = frozenset({venv}) if venv and copy_needed else frozenset()
+        if venv:
+            env = {**venv_env(bwrap.INSIDE_WORKSPACE, venv, _base_env(None)["PATH"]),
+                   **(env or {})}
         # One private temp dir per run (swept if we crash): output files, and the workspace
         # copy in a size-capped tmpfs where we may mount one.
         run_dir = stack.enter_context(private_run_dir())
         staging, snapshot = None, None
         if given is None or copy_needed:
-            caps = run_dir_caps(given if copy_needed else None, limits)
+            caps = run_dir_caps(given if copy_needed else None, limits, skip)
             mounted = make_throwaway(uid, run_dir, caps)
             if given is not None:
-                snapshot = stage_copy(given, mounted, uid)
+                snapshot = stage_copy(given, mounted, uid, skip)
                 staging = mounted if mode == "rw" else None
         else:
             mounted = given
@@ -274,6 +281,8 @@ def run_command(
             full += ["--info-fd", str(info_fh.fileno())]
             bind = "--bind" if writable else "--ro-bind"
             full += [bind, str(mounted), bwrap.INSIDE_WORKSPACE]
+            if skip:
+                full += ["--ro-bind", str(given / venv), f"{bwrap.INSIDE_WORKSPACE}/{venv}"]
             for key, value in _base_env(env).items():
                 full += ["--setenv", key, value]
             full += ["--chdir", bwrap.INSIDE_WORKSPACE]

@@ -38,8 +38,9 @@ def signature(st: os.stat_result) -> tuple[str, int, int, int]:
     return (kind_of(st) or "other", st.st_size, st.st_mtime_ns, stat.S_IMODE(st.st_mode))
 
 
-def walk(root: Path):
-    """Yield (rel, stat) for every entry under root, parents first, never following links."""
+def walk(root: Path, skip: frozenset[str] = frozenset()):
+    """Yield (rel, stat) for every entry under root, parents first, never following links;
+    the top-level directories named in `skip` are yielded but not entered."""
     stack = [""]
     while stack:
         rel_dir = stack.pop()
@@ -48,7 +49,7 @@ def walk(root: Path):
                 rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
                 st = entry.stat(follow_symlinks=False)
                 yield rel, st
-                if stat.S_ISDIR(st.st_mode):
+                if stat.S_ISDIR(st.st_mode) and rel not in skip:
                     stack.append(rel)
 
 
@@ -58,11 +59,11 @@ class TreeSize:
     entries: int
 
 
-def measure(source: Path) -> TreeSize:
+def measure(source: Path, skip: frozenset[str] = frozenset()) -> TreeSize:
     """What staging `source` takes; SandboxError when it is over the staging caps."""
     total = count = 0
     try:
-        for _rel, st in walk(source):
+        for _rel, st in walk(source, skip):
             count += 1
             total += st.st_size if stat.S_ISREG(st.st_mode) else 0
             if total > MAX_STAGED_BYTES or count > MAX_STAGED_ENTRIES:
@@ -74,13 +75,16 @@ def measure(source: Path) -> TreeSize:
     return TreeSize(total, count)
 
 
-def stage_copy(source: Path, target: Path, uid: int | None) -> Snapshot:
+def stage_copy(source: Path, target: Path, uid: int | None,
+               skip: frozenset[str] = frozenset()) -> Snapshot:
     """Copy `source` into the (empty) `target` for the sandbox uid (None: ours); return the
-    snapshot that sync_back compares against. SandboxError (never a traceback) on failure."""
+    snapshot that sync_back compares against. SandboxError (never a traceback) on failure.
+    A top-level directory in `skip` is copied empty (a mount point: the runner binds the
+    original there read-only)."""
     snapshot: Snapshot = {}
     total = 0
     try:
-        for rel, st in walk(source):
+        for rel, st in walk(source, skip):
             kind = kind_of(st)
             if kind is None:
                 continue

@@ -147,12 +147,14 @@ def make_throwaway(uid: int | None, parent: Path, caps: dict[str, int] | None = 
     return path
 
 
-def run_dir_caps(source: Path | None, limits: Limits) -> dict[str, int]:
+def run_dir_caps(source: Path | None, limits: Limits,
+                 skip: frozenset[str] = frozenset()) -> dict[str, int]:
     """make_throwaway's tmpfs size and inode count for a run staging `source` (None: a
-    throw-away workspace): the copy, plus what the run may add (the copy-back caps), plus
-    some slack. SandboxError when `source` is too large to stage."""
+    throw-away workspace) less the top-level directories in `skip`: the copy, plus what the
+    run may add (the copy-back caps), plus some slack. SandboxError when `source` is too
+    large to stage."""
     mb = 1024 * 1024
-    staged = measure(source) if source is not None else None
+    staged = measure(source, skip) if source is not None else None
     size = limits.copyback_mb * mb + 16 * mb
     inodes = limits.copyback_files + 64
     if staged is not None:
