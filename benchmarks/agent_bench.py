@@ -74,7 +74,6 @@ def run_task(llm, name: str, spec: dict, folder: Path, mode: str, limits,
     from codeloop.agent.session import AgentSession
     from codeloop.agent.snapshots import Snapshots, init_repo
     from codeloop.events import EventBus, EventRecorder
-    from codeloop.sandbox import run_command
     from codeloop.store import RunStore
     from codeloop.tools import Workspace
 
@@ -102,15 +101,26 @@ def run_task(llm, name: str, spec: dict, folder: Path, mode: str, limits,
         if transcript is not None:
             transcript.write_text("".join(e.model_dump_json() + "\n" for e in recorder.events))
         seconds = time.perf_counter() - started
-        # The task's own test files as they were (a test the agent edited to match the bug
-        # does not count), then the hidden tests.
+        passed, last_line = score_workspace(root, spec, folder)
+        return TaskResult(name, mode, passed, status, steps, tokens, round(seconds, 1),
+                          last_line)
+
+
+def score_workspace(root: Path, spec: dict, folder: Path) -> tuple[bool, str]:
+    """Score a workspace the agent has finished with: (passed, last line of the test output).
+    Also used by benchmarks/peers/ to score other agents the same way."""
+    from codeloop.jobs.request_files import protects_tests
+    from codeloop.sandbox import run_command
+
+    # When the request asks to fix code, the task's own test files as they were (a test
+    # the agent edited to match the bug does not count); then the hidden tests.
+    if protects_tests(spec["request"]):
         _copy_files(folder / "files", root, only=_is_test)
-        _copy_files(folder / "check", root)
-        check = run_command(["bash", "-c", spec["test_command"]], workspace=root, mode="cow",
-                            timeout=120)
-        output = (check.stdout + check.stderr).strip().splitlines()
-        return TaskResult(name, mode, check.exit_code == 0, status, steps, tokens,
-                          round(seconds, 1), output[-1] if output else "")
+    _copy_files(folder / "check", root)
+    check = run_command(["bash", "-c", spec["test_command"]], workspace=root, mode="cow",
+                        timeout=120)
+    output = (check.stdout + check.stderr).strip().splitlines()
+    return check.exit_code == 0, output[-1] if output else ""
 
 
 def summarise(results: list[TaskResult]) -> str:

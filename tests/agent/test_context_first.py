@@ -128,3 +128,14 @@ def test_a_path_outside_the_workspace_is_refused(repo, store, snapshots, tmp_pat
     assert result.status == "finished"
     assert not outside.exists()
     assert (repo.root / "people.py").read_text() == FIXED
+
+
+def test_a_named_file_holding_a_secret_goes_to_the_tools_unseen(repo, store, snapshots):
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    (repo.root / "settings.py").write_text(f'GITHUB_TOKEN = "{token}"\nDEBUG = True\n')
+    llm = scripted(act("read_file", path="settings.py", start_line=None, end_line=None),
+                   finish("It sets DEBUG."))
+    result = _ask(llm, repo, store, snapshots, request="What does settings.py set?")
+    assert result.status == "finished", result.answer
+    assert not any(token in m.content for call in llm.calls for m in call)
+    assert not any("FILE: path" in m.content for call in llm.calls for m in call)

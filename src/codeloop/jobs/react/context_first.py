@@ -42,6 +42,7 @@ from codeloop.jobs.request_files import (
 )
 from codeloop.jobs.stage import ask_model
 from codeloop.llm.base import LLM, LLMError
+from codeloop.redaction import redact_secrets
 
 PYTEST = "python -m pytest -q -p no:cacheprovider --tb=short"
 MAX_ROUNDS = 3
@@ -122,6 +123,11 @@ class ContextFirst:
         shown = {p: _safe_read(ws.read_text, p) for p in plan.edit + plan.spec if p in files}
         if sum(len(t) for t in shown.values()) > MAX_CONTEXT_CHARS:
             self._say("the named files are too long for one prompt: exploring with the tools")
+            return {}
+        if any(redact_secrets(text) != text for text in shown.values()):
+            # The model never sees a secret, and a file it sees redacted must not come back
+            # whole (the placeholder would replace the secret): the tools edit in parts.
+            self._say("a named file holds a secret: exploring with the tools")
             return {}
         command = test_command(files + plan.new)
         tokens, steps, notes, last = 0, 0, [], []
@@ -229,7 +235,7 @@ class ContextFirst:
     def _run_tests(self, command: str) -> tuple[bool, str]:
         outcome = self.box.run("run_bash_command", {"command": command})
         passed = outcome.ok and outcome.output.startswith("exit code: 0")
-        text = outcome.output
+        text = redact_secrets(outcome.output)
         if len(text) > MAX_TEST_OUTPUT_CHARS:
             text = "...\n" + text[-MAX_TEST_OUTPUT_CHARS:]
         return passed, text
