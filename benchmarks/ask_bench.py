@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -52,16 +53,35 @@ def resolve_repo(spec: dict[str, str]) -> Path:
     return Path(next(iter(found.submodule_search_locations)))
 
 
+_NUMBER = re.compile(r"\d+(?:\.\d+)*")
+
+
+def _pattern(alternative: str) -> re.Pattern[str]:
+    """An expected name or number as a whole word, case-insensitive: `32` is not in `320` or
+    `1.32`, `walk` is not in `walker`, `0` is not in `0.5`; an end that is not a word
+    character (`1.1.`, `@scope/logger`) needs no boundary there."""
+    text = str(alternative)
+    if _NUMBER.fullmatch(text):
+        return re.compile(rf"(?<![\w.]){re.escape(text)}(?!\w|\.\d)")
+    start = r"(?<!\w)" if re.match(r"\w", text) else ""
+    end = r"(?!\w)" if re.search(r"\w$", text) else ""
+    return re.compile(start + re.escape(text) + end, re.IGNORECASE)
+
+
 def _mentions_file(answer: str, files: list[str]) -> bool:
-    low = answer.lower()
-    return any(f.lower() in low or Path(f).name.lower() in low for f in files)
+    """The answer names one of `files` by its path as given (`sandbox/pathguard.py`), whole
+    or as the end of a longer path (`src/codeloop/sandbox/pathguard.py:12`); the bare file
+    name (`pathguard.py`) is not enough when the expected path has a directory."""
+    return any(re.search(rf"(?:(?<=/)|(?<![\w./-])){re.escape(f)}(?![\w/-])", answer,
+                         re.IGNORECASE) for f in files)
 
 
 def score_answer(question: dict[str, Any], answer: str) -> dict[str, Any]:
-    """{correct, missing (groups not satisfied), file_named}. Case-insensitive substrings."""
-    low = answer.lower()
+    """{correct, missing (groups not satisfied), file_named}. Every group needs one of its
+    alternatives as a whole word (case-insensitive); `file`: one of the paths, see
+    _mentions_file."""
     missing = [group for group in question.get("all_of", [])
-               if not any(str(alt).lower() in low for alt in group)]
+               if not any(_pattern(alt).search(answer) for alt in group)]
     files = question.get("file") or []
     file_named = _mentions_file(answer, files) if files else True
     return {"correct": not missing and file_named, "missing": missing,

@@ -50,9 +50,41 @@ def test_the_scorer_on_hand_made_answers(bench):
     assert right == {"correct": True, "missing": [], "file_named": True}
     wrong = bench.score_answer(q, "requests and click, in report.py")
     assert wrong["correct"] is False and wrong["missing"] == [["pyyaml", "PyYAML"]]
-    assert wrong["file_named"] is True  # the file name alone names it
+    assert wrong["file_named"] is False  # the bare file name is not the path asked for
     no_file = bench.score_answer(q, "requests, click, pyyaml")
     assert no_file["correct"] is False and no_file["file_named"] is False
+    longer = bench.score_answer(q, "requests, click, pyyaml: tests/x/pyapp/report.py:3")
+    assert longer["file_named"] is True  # the expected path as the end of a longer one
+
+
+@pytest.mark.parametrize(("alternatives", "answer", "right"), [
+    (["32"], "MAX_DEPTH is 32.", True),
+    (["32"], "It is 320.", False),  # a number is matched whole
+    (["32"], "Version 1.32 of it", False),
+    (["0.0", "0", "zero"], "It returns 0.5 then", False),
+    (["0.0", "0", "zero"], "It returns 0.", True),
+    (["walk"], "see walker.py", False),  # a short name is matched as a word
+    (["walk"], "ask/tools/walk.py imports it", True),
+    (["report"], "reporting happens elsewhere", False),
+    (["1.1."], "version 1.1.0", True),
+    (["1.1."], "version 11.1.0", False),
+    (["by 4"], "the length divided by 40", False),
+    (["@scope/logger"], "express and @scope/logger", True),
+])
+def test_names_and_numbers_are_matched_as_whole_words(bench, alternatives, answer, right):
+    assert bench.score_answer({"all_of": [alternatives]}, answer)["correct"] is right
+
+
+def test_which_file_needs_the_path_not_the_bare_name(bench):
+    q = {"all_of": [["PathGuard"]], "file": ["sandbox/pathguard.py"]}
+    assert bench.score_answer(q, "PathGuard is in src/codeloop/sandbox/pathguard.py:40")[
+        "correct"] is True
+    assert bench.score_answer(q, "PathGuard is in `sandbox/pathguard.py`.")["correct"] is True
+    assert bench.score_answer(q, "PathGuard is in pathguard.py")["correct"] is False
+    assert bench.score_answer(q, "PathGuard is in mysandbox/pathguard.py")["correct"] is False
+    bare = {"all_of": [["RunStore"]], "file": ["store.py"]}  # the path is a bare name
+    assert bench.score_answer(bare, "RunStore (codeloop/store.py:100)")["correct"] is True
+    assert bench.score_answer(bare, "RunStore, in run_store.py")["correct"] is False
 
 
 def test_a_scripted_run_scores_right_and_wrong_answers(bench, tmp_path, monkeypatch):

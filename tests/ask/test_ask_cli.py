@@ -98,7 +98,8 @@ def test_the_repl_keeps_history_and_stats(pyapp, tmp_path):
                       "--store", str(tmp_path / "r.db")], input=lines)
     assert result.exit_code == 0, result.output
     out = result.output
-    assert "1. [answer_question] What is 6 times 7? -> score" in out  # a repo: a question
+    # arithmetic ("times"), even with a repository: general, answered without the tools
+    assert "1. [general] What is 6 times 7? -> score" in out
     assert "1 queries (0 failed)" in out and "2 queries (0 failed)" in out
     assert "unknown command /nope" in out
     assert "never asked" not in out.split("/quit")[-1]
@@ -130,6 +131,19 @@ def test_the_repl_goes_on_after_a_failed_question(tmp_path):
     ("calculate the derivative of x^2", False, "general"),
     ("inventory valuation", True, None),  # the model decides
     ("Where is the config parsed?", False, "general"),  # no repository: no repository types
+    # arithmetic only when the request is essentially an expression
+    ("What is 3 times 4?", True, "general"),
+    ("What is 100 divided by 4?", True, "general"),
+    ("what is 10 minus 3", True, "general"),
+    ("What is 10 - 3?", True, "general"),  # '-' with spaces: a minus
+    ("compute (2 + 3) ** 2", True, "general"),
+    ("12 x 7 =", True, "general"),
+    ("What does pyapp/report.py do on lines 6-8?", True, "answer_question"),
+    ("Which function parses the 2024-01-01 date format?", True, "answer_question"),
+    ("What is 2024-01-01?", True, "answer_question"),  # a date, not two subtractions
+    ("Where is a * b computed in utils/calc.py?", True, "answer_question"),
+    ("What is max(3, 4) in pyapp/util.py?", True, "answer_question"),
+    ("Explain lines 10-20 of pyapp/report.py", True, None),  # the model decides
 ])
 def test_task_type_rules(task, has_repo, expected):
     assert by_rules(task, has_repo) == expected

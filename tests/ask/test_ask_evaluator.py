@@ -1,41 +1,43 @@
-"""The evaluator's point rules on hand-computed cases: every metric, then the overall score
-(weights 35/25/15/10/15), with grounding kept beside it."""
+"""The evaluator's point rules (the seed's, TooPositive/Simple-RAG src/evaluation/metrics.py)
+on hand-computed cases: every metric, every kind of output, then the overall score (weights
+35/25/15/10/15), with grounding kept beside it."""
 
 from __future__ import annotations
 
-import pytest
-
-from codeloop.ask.context import AskContext
 from codeloop.ask.evaluator import (
     WEIGHTS,
+    output_kind,
     output_quality,
     reasoning_quality,
     reflection_quality,
+    reflection_section,
     score_run,
     task_completion,
     tool_effectiveness,
 )
 from codeloop.ask.state import ReflectionNote, ToolUse, create_initial_state
-from codeloop.ask.tools.walk import RepoIndex
+
+QUESTION = "Where is the inventory valued?"
+SHORT = "`inventory_value` sums the totals (pyapp/report.py:6)."
+LONG = ("The function `inventory_value()` in pyapp/report.py (line 6) adds up `item.total()` "
+        "for every item. It is used in pyapp/cli.py, whose `main` prints the value; each "
+        "total is the quantity times the price, from pyapp/models.py line 12.")
+SECTION = ("\n\n## How self-reflection improved\nAddressing the critique noted, I added the "
+           "line numbers.")
 
 
-def _state(task_type="answer_question", repo="/r", **changes):
-    state = create_initial_state("Where is the inventory valued?", task_type, repo=repo)
+def _state(task=QUESTION, task_type="answer_question", repo="/r", **changes):
+    state = create_initial_state(task, task_type, repo=repo)
     state.update(changes)
     return state
 
 
-def _tool(name, ok=True, size=100):
-    return ToolUse(tool=name, arguments={}, ok=ok, result_size=size, summary="", seconds=0.0)
+def _tool(name="retrieve_chunks"):
+    return ToolUse(tool=name, arguments={}, ok=True, result_size=100, summary="", seconds=0.0)
 
 
-def _note(decision="generate", reason="enough evidence", iteration=1):
-    return ReflectionNote(iteration=iteration, decision=decision, reason=reason)
-
-
-@pytest.fixture
-def ctx(pyapp):
-    return AskContext(llm=None, task="t", index=RepoIndex.open(pyapp))
+def _notes(n):
+    return [ReflectionNote(iteration=i, decision="continue", reason="more") for i in range(n)]
 
 
 def test_weights_sum_to_100():
@@ -43,89 +45,130 @@ def test_weights_sum_to_100():
                        "tool_effectiveness": 15, "reflection_quality": 10, "output_quality": 15}
 
 
-def test_task_completion(ctx):
-    assert task_completion(_state(final_output=""), ctx)[0] == 0
-    cited = _state(final_output="It is `inventory_value` at pyapp/report.py:6.", is_complete=True)
-    assert task_completion(cited, ctx)[0] == 100  # 40 + 60 x 1
-    named = _state(final_output="Look in pyapp/report.py.", is_complete=True)
-    assert task_completion(named, ctx)[0] == 70  # 40 + 60 x 0.5
-    vague = _state(final_output="Somewhere in the code.", is_complete=True)
-    assert task_completion(vague, ctx)[0] == 40
-    report = "# R\n## Purpose\nx\n## Structure\ny\n## Dependencies\nz\n"
-    assert task_completion(_state("analyze_repo", final_output=report, is_complete=True),
-                           ctx)[0] == 76  # 40 + 60 x 3/5
-    post = " ".join(["word"] * 20)
-    assert task_completion(_state("generate_content", None, final_output=post,
-                                  is_complete=True), ctx)[0] == 70  # 40 + 60 x 20/40
-    assert task_completion(_state("general", None, final_output="4", is_complete=False),
-                           ctx)[0] == 60  # incomplete: 0 + 60 x 1
+def test_task_completion():
+    # 50 output + 30 complete + 20 within the iteration limit (10 at it)
+    assert task_completion(_state())[0] == 20  # nothing yet, 0 of 10 iterations
+    done = _state(final_output="x", is_complete=True, iteration_count=3)
+    assert task_completion(done)[0] == 100
+    assert task_completion({**done, "iteration_count": 10})[0] == 90
+    assert task_completion({**done, "is_complete": False, "iteration_count": 11})[0] == 50
 
 
-def test_reasoning_quality(ctx):
-    steps = ["Planning: task type is answer_question, next action is retrieve",
-             "Step 1: Find where `inventory_value` is", "Step 2: Read pyapp/report.py",
-             "Step 3: Answer with the line"]
-    assert reasoning_quality(_state(reasoning_steps=steps), ctx)[0] == 85  # 45 + 20 + 20
-    generic = ["Step 1: Look", "Step 2: Think", "Step 3: Answer"]
-    assert reasoning_quality(_state(reasoning_steps=generic), ctx)[0] == 65  # 45 + 20
-    assert reasoning_quality(_state(reasoning_steps=generic, reasoning_fallback=True),
-                             ctx)[0] == 45
-    five = [f"Step {i}: do part {i} of the answer carefully now" for i in range(1, 6)]
-    # no repository: specific = steps average 5+ words
-    assert reasoning_quality(_state("general", None, reasoning_steps=five), ctx)[0] == 100
-    # only the latest set of steps counts (a retry starts again at Step 1)
-    again = [*generic, "Planning: ...", "Step 1: Look"]
-    assert reasoning_quality(_state(reasoning_steps=again), ctx)[0] == 35  # 15 + 20
-    assert reasoning_quality(_state(reasoning_steps=[]), ctx)[0] == 0
+def test_reasoning_quality():
+    # 40 for any step; +40 for 5+, +30 for 3+, +20 for 1+; +20 for any reflection note
+    assert reasoning_quality(_state())[0] == 0
+    assert reasoning_quality(_state(reasoning_steps=["a"]))[0] == 60
+    assert reasoning_quality(_state(reasoning_steps=["a", "b"],
+                                    reflection_notes=_notes(1)))[0] == 80
+    planning_and_three = ["Planning: ...", "Step 1: a", "Step 2: b", "Step 3: c"]
+    assert reasoning_quality(_state(reasoning_steps=planning_and_three,
+                                    reflection_notes=_notes(1)))[0] == 90
+    assert reasoning_quality(_state(reasoning_steps=list("abcde"),
+                                    reflection_notes=_notes(2)))[0] == 100
 
 
 def test_tool_effectiveness():
-    assert tool_effectiveness(_state("general", None))[0] == 100
-    assert tool_effectiveness(_state("general", "/r"))[0] == 100  # arithmetic beside a repo
-    assert tool_effectiveness(_state())[0] == 0  # a repository, no tool called
-    uses = [_tool("generate_architecture_map"), _tool("retrieve_chunks", size=2)]
-    # 1 of 2 calls useful (the retrieval found nothing: "[]"), the expected tool was called
-    assert tool_effectiveness(_state(tool_usage=uses))[0] == 75  # 25 + 50
-    # retrieval off: read_source_files is what a question expects
-    assert tool_effectiveness(_state(tool_usage=uses, retrieval=False))[0] == 25
-    four = [_tool("analyze_directory_structure"), _tool("extract_dependencies", ok=False),
-            _tool("generate_architecture_map")]
-    assert tool_effectiveness(_state("analyze_repo", tool_usage=four))[0] == 71  # 33.3+37.5
+    # 50 for any call; +30 for 3+, +20 for 2, +10 for 1; +20 structure and dependencies, +10 one
+    assert tool_effectiveness(_state("What is 2 + 2?", "general", None))[0] == 0
+    assert tool_effectiveness(_state(tool_usage=[_tool()]))[0] == 60
+    assert tool_effectiveness(_state(tool_usage=[_tool(), _tool()],
+                                     dependencies={"runtime": []}))[0] == 80
+    four = [_tool("analyze_directory_structure"), _tool("extract_dependencies"),
+            _tool("generate_architecture_map"), _tool("read_source_files")]
+    assert tool_effectiveness(_state(tool_usage=four, repo_structure={"tree": "."},
+                                     dependencies={"runtime": []}))[0] == 100
+    assert tool_effectiveness(_state(repo_structure={"tree": "."},
+                                     dependencies={"runtime": []}))[0] == 20
 
 
-def test_reflection_quality():
-    assert reflection_quality(_state())[0] == 0
-    assert reflection_quality(_state(reflection_notes=[_note()]))[0] == 100
-    capped = [_note("continue", "read x.py"), _note("generate", "the iteration cap (2) is "
-                                                              "reached", 2)]
-    assert reflection_quality(_state(reflection_notes=capped))[0] == 70
-    assert reflection_quality(_state(reflection_notes=[_note("retry", "")]))[0] == 40
+def test_reflection_section_and_quality():
+    # the section: 15, +15 for 3+ critique words (addressing, critique, noted, added), +10 for 1+
+    assert reflection_section(SHORT) == 0
+    assert reflection_section(SECTION) == 30
+    assert reflection_section("## Self-reflection impact\nI added tests.") == 25
+    assert reflection_section("## How self-reflection improved\nIt is better.") == 15
+    # 30 for any note; +30 for 3+, +20 for 2, +15 for 1; +40 for the section, else +20 when the
+    # output says what it addressed
+    assert reflection_quality(_state(final_output=SHORT))[0] == 0
+    assert reflection_quality(_state(final_output=SHORT, reflection_notes=_notes(1)))[0] == 45
+    assert reflection_quality(_state(final_output="I added the line numbers.",
+                                     reflection_notes=_notes(1)))[0] == 65
+    assert reflection_quality(_state(final_output=SHORT + SECTION,
+                                     reflection_notes=_notes(2)))[0] == 90
+    assert reflection_quality(_state(final_output=SHORT + SECTION,
+                                     reflection_notes=_notes(3)))[0] == 100
+    assert reflection_quality(_state(final_output=SHORT + SECTION))[0] == 40  # no notes
 
 
-def test_output_quality():
-    answer = "`inventory_value` sums the totals (pyapp/report.py:6)."
-    assert output_quality(_state(final_output=answer))[0] == 100
-    assert output_quality(_state(final_output="Short."))[0] == 30  # too short, no code name
-    assert output_quality(_state(final_output="I cannot see the code, sorry, "
-                                              "it is not there at all."))[0] == 40
-    text = "A paragraph " * 10 + "\n\n" + "Another paragraph " * 10
-    assert output_quality(_state("generate_content", None, final_output=text))[0] == 100
-    assert output_quality(_state("general", None, final_output="2 + 2\nAnswer: 4"))[0] == 100
-    assert output_quality(_state("general", None, final_output="It is four and"))[0] == 70
+def test_the_kind_of_output_comes_from_the_task():
+    assert output_kind(_state()) == "code_question"  # "where"
+    assert output_kind(_state("Write a LinkedIn post", "generate_content")) == "linkedin_post"
+    assert output_kind(_state("Analyze this repository", "analyze_repo")) == \
+        "repository_analysis"
+    assert output_kind(_state("Analyze it: which file is the entry?", "analyze_repo")) == \
+        "code_question"
+    assert output_kind(_state("What is 6 times 7?", "general", None)) == "general"
+
+
+def test_output_quality_of_a_code_question():
     assert output_quality(_state(final_output=""))[0] == 0
+    # a file path 10 + code (backticks) 10; no "line", no capital or "()", under 100 chars
+    assert output_quality(_state(final_output=SHORT))[0] == 20
+    assert 200 <= len(LONG) < 500
+    # path 10 + line 10 + code 10 + identifiers 10 + 200+ characters 12 + "used in" 15
+    assert output_quality(_state(final_output=LONG))[0] == 67
+    assert output_quality(_state(final_output=LONG + SECTION))[0] == 97  # + the section's 30
 
 
-def test_overall_is_the_weighted_mean(ctx):
-    state = _state(
-        final_output="`inventory_value` sums the totals (pyapp/report.py:6).",
-        is_complete=True,
-        reasoning_steps=["Step 1: Look", "Step 2: Think", "Step 3: Answer"],
-        tool_usage=[_tool("generate_architecture_map"), _tool("retrieve_chunks", size=2)],
-        reflection_notes=[_note()])
-    scores = score_run(state, ctx)
+def test_output_quality_of_a_post():
+    post = ("Excited to share pyapp! \N{ROCKET}\n\nFeatures: inventory reports built with an "
+            "agent and RAG.\n\n#python #inventory #cli\n\nCheck out the repo: 3 modules, "
+            "25 tests.")
+    # opening 10 + technical 10 + closing 10 + 3 hashtags 7 + 1 emoji 5 + 2 technical terms
+    # (agent, rag) 15 + numbers 15
+    state = _state("Write a LinkedIn post about this project", "generate_content",
+                   final_output=post)
+    assert output_quality(state)[0] == 72
+    signed = {**state, "final_output": post + "\n\nP.S. self-reflection made it shorter."}
+    assert output_quality(signed)[0] == 87
+
+
+def test_output_quality_of_a_repository_analysis():
+    report = ("# pyapp\n## Overview\nAn inventory tool [evidence: README.md].\n"
+              "## Architecture\n- `Item` in pyapp/models.py:6 [evidence: pyapp/models.py:6]\n"
+              "- `inventory_value()` sums totals\n## Dependencies\n- click==8.1.7\n")
+    # 2 evidence tags 5 + 3 section words 15 + `:6` with symbols 10 + `==` 5 + Markdown 7
+    # + lists 8
+    analyze = _state("Analyze this repository", "analyze_repo", final_output=report)
+    assert output_quality(analyze)[0] == 50
+    tested = report + "- tests/test_report.py::test_value passes under pytest\n"
+    # + test citations with :: 10 + a command word (pytest) 5
+    assert output_quality({**analyze, "final_output": tested})[0] == 65
+    vague = "An overview that may probably help."
+    # no evidence tags -20 + overview 5 + 2 vague words -5: below 0, so 0
+    assert output_quality({**analyze, "final_output": vague})[0] == 0
+
+
+def test_output_quality_of_a_general_answer():
+    general = _state("What is 6 times 7?", "general", None)
+    assert output_quality({**general, "final_output": "42"})[0] == 40
+    assert output_quality({**general, "final_output": "6 x 7 = 42.\nAnswer: 42"})[0] == 60
+    prose = "Six times seven is forty-two: six groups of seven make 42, as 6 x 7 = 42. " * 2
+    assert 100 <= len(prose) <= 2000
+    assert output_quality({**general, "final_output": prose})[0] == 90
+    assert output_quality({**general, "final_output": prose + SECTION})[0] == 100
+
+
+def test_overall_is_the_weighted_mean():
+    state = _state(final_output=SHORT, is_complete=True, iteration_count=1,
+                   reasoning_steps=["Planning: ...", "Step 1: a", "Step 2: b", "Step 3: c"],
+                   tool_usage=[_tool("generate_architecture_map"), _tool()],
+                   reflection_notes=_notes(1))
+    scores = score_run(state)
     got = {k: v["score"] for k, v in scores["metrics"].items()}
-    assert got == {"task_completion": 100, "reasoning_quality": 65, "tool_effectiveness": 75,
-                   "reflection_quality": 100, "output_quality": 100}
-    # (100x35 + 65x25 + 75x15 + 100x10 + 100x15) / 100 = 87.5
-    assert scores["overall"] == 87.5
+    assert got == {"task_completion": 100, "reasoning_quality": 90, "tool_effectiveness": 70,
+                   "reflection_quality": 45, "output_quality": 20}
+    # (100x35 + 90x25 + 70x15 + 45x10 + 20x15) / 100 = 75.5
+    assert scores["overall"] == 75.5
+    assert all(v["why"] for v in scores["metrics"].values())  # every point has its reason
     assert "grounding" not in scores  # reported beside, never folded in

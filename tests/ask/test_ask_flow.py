@@ -52,9 +52,14 @@ def test_a_question_retrieves_reasons_reflects_and_answers_with_grounded_citatio
     assert result.final_output == GOOD_ANSWER
     g = result.grounding
     assert (g["cited"], g["grounded"], g["rate"]) == (2, 2, 1.0)
-    # every metric 100 but reasoning: 3 steps 45 + 20 (the model's) + 20 (names a file) = 85
-    assert result.evaluation_scores["metrics"]["reasoning_quality"]["score"] == 85
-    assert result.evaluation_scores["overall"] == pytest.approx(96.2)
+    # the seed's rules: complete within the limit 100; 4 reasoning steps (planning + 3) and a
+    # reflection 40 + 30 + 20; 2 tool calls 50 + 20; 1 reflection note 30 + 15; the code
+    # question's answer: a path 10, code 10, identifiers 10, 100+ characters 8
+    scores = {k: v["score"] for k, v in result.evaluation_scores["metrics"].items()}
+    assert scores == {"task_completion": 100, "reasoning_quality": 90, "tool_effectiveness": 70,
+                      "reflection_quality": 45, "output_quality": 38}
+    # (100x35 + 90x25 + 70x15 + 45x10 + 38x15) / 100
+    assert result.evaluation_scores["overall"] == pytest.approx(78.2)
     assert [e.tool for e in recorder.of_type("tool_call")] == ["generate_architecture_map",
                                                                "retrieve_chunks"]
     assert result.totals.calls == 2 and result.totals.total_tokens > 0
@@ -87,8 +92,9 @@ def test_the_iteration_cap_stops_the_loop(pyapp):
     assert nodes.count("planner") == 1 and nodes[-2:] == ["generator", "evaluator"]
     assert result.reflection_notes == [{"iteration": 1, "decision": "generate",
                                         "reason": "the iteration cap (1) is reached"}]
-    reflection = result.evaluation_scores["metrics"]["reflection_quality"]
-    assert reflection["score"] == 70  # forced by the cap: no +30
+    completion = result.evaluation_scores["metrics"]["task_completion"]
+    assert completion["score"] == 90  # at the cap: 10 for the iterations, not 20
+    assert "all 1 iterations: +10" in completion["why"]
 
 
 def test_bad_json_falls_back_then_retry_asks_again(pyapp):
@@ -105,7 +111,10 @@ def test_bad_json_falls_back_then_retry_asks_again(pyapp):
     assert "Give each step as one plain sentence" in llm.calls[1][-1].content  # the retry note
     assert result.reasoning_steps[-3:] == ["Step 1: Multiply six by seven",
                                            "Step 2: Check the product", "Step 3: State it"]
-    assert result.evaluation_scores["metrics"]["tool_effectiveness"]["score"] == 100
+    metrics = result.evaluation_scores["metrics"]
+    assert metrics["reflection_quality"]["score"] == 50  # 2 notes: 30 + 20
+    assert metrics["reasoning_quality"]["score"] == 100  # 8 steps across both rounds
+    assert metrics["tool_effectiveness"]["score"] == 0  # the seed's: no tool, no points
 
 
 def test_analyze_repo_report_has_the_models_prose_and_the_tools_data(pyapp):

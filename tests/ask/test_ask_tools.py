@@ -156,12 +156,30 @@ def test_a_stdlib_name_is_not_taken_for_a_nested_module(fixture_repo):
 
 def test_read_source_files_reads_the_most_imported_first(pyapp):
     index = RepoIndex.open(pyapp)
-    files = read_source_files(index, generate_architecture_map(index), max_files=3)
+    files = read_source_files(index, max_files=3,
+                              architecture=generate_architecture_map(index))
     # by fan-in (models 2, then report and storage 1: the larger first), not alphabetically
     assert [f["path"] for f in files] == ["pyapp/models.py", "pyapp/report.py",
                                           "pyapp/storage.py"]
     assert files[0]["text"] == (pyapp / "pyapp" / "models.py").read_text()
     assert files[0]["fan_in"] == 2 and files[0]["truncated"] is False
+
+
+def test_every_tool_takes_a_path_as_well_as_an_index(pyapp):
+    index = RepoIndex.open(pyapp)
+    for path in (pyapp, str(pyapp)):  # a Path or a str: the tool walks the repository itself
+        assert analyze_directory_structure(path, 2) == analyze_directory_structure(index, 2)
+        assert extract_dependencies(path) == extract_dependencies(index)
+        assert generate_architecture_map(path) == generate_architecture_map(index)
+        # no architecture map given: read_source_files makes it, so the order is by fan-in
+        files = read_source_files(path, 3)
+        assert [f["path"] for f in files] == ["pyapp/models.py", "pyapp/report.py",
+                                              "pyapp/storage.py"]
+        assert files == read_source_files(index, 3,
+                                          architecture=generate_architecture_map(index))
+    assert names(extract_dependencies(pyapp)) == ["requests", "click", "pyyaml"]
+    with pytest.raises(RepoError, match="does not exist"):
+        extract_dependencies(pyapp / "nope")
 
 
 def test_missing_and_non_directory_repositories(tmp_path):

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from server_kit import served
 
+from codeloop.store import RunStore
+
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "build" / "todo"
 
 
@@ -76,3 +78,20 @@ def test_bad_builds_are_refused_before_any_run(tmp_path, todo):
         assert client.post("/api/codegen/projects/..%2Fx/generate",
                            json={"request": request}).status_code in (404, 422)
         assert client.get("/api/runs").json()["total"] == 0
+
+
+def test_a_file_the_system_cannot_read_is_a_404_not_a_server_error(tmp_path):
+    store_path = tmp_path / "runs.sqlite"
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "proj" / "main.py").write_text("print('hi')\n")
+    with RunStore(store_path) as store, store.run("build", {
+            "request": {"tasks": []}, "out_dir": str(tmp_path.resolve() / "proj")}) as run:
+        run.finish("complete", {"status": "COMPLETE"})
+    with served(tmp_path, store=store_path) as client:
+        ok = client.get("/api/codegen/projects/proj/files/main.py")
+        assert ok.status_code == 200 and ok.text == "print('hi')\n"
+        # a name longer than the file system takes: OSError (ENAMETOOLONG), not a 500
+        answer = client.get("/api/codegen/projects/proj/files/" + "a" * 300)
+        assert answer.status_code == 404, answer.text
+        assert answer.json()["error"] == "not found" and "cannot be read" in \
+            answer.json()["detail"]

@@ -11,6 +11,7 @@ import time
 from server_kit import ADD, ADD_TASK, served, sse_messages, start, wait_status, write_script
 
 from codeloop.server.model_gate import RunSignals
+from codeloop.store import RunStore
 
 
 def test_solve_run_from_start_to_passed_with_tokens_per_stage(tmp_path):
@@ -93,6 +94,17 @@ def test_queued_while_the_model_is_busy_then_cancelled_between_model_calls(tmp_p
                 time.sleep(0.02)
             listed = client.get("/api/runs", params={"limit": 1}).json()["runs"][0]
             assert listed["id"] == run_id and listed["status"] == "queued"
+            # the status filter knows queued (never stored: the live handle says it)
+            queued = client.get("/api/runs", params={"status": "queued"}).json()
+            assert [r["id"] for r in queued["runs"]] == [run_id] and queued["total"] == 1
+            assert client.get("/api/runs", params={"status": "queued",
+                                                   "job": "agent"}).json()["total"] == 0
+            with RunStore(tmp_path / "runs.sqlite") as cli_store, \
+                    cli_store.run("agent", {"via": "cli"}) as cli_run:  # another process's
+                running = client.get("/api/runs", params={"status": "running"}).json()
+                cli_run.finish("done", {})
+            assert [r["id"] for r in running["runs"]] == [cli_run.id]  # not the queued one
+            assert running["total"] == 1 and running["runs"][0]["status"] == "running"
             cancel = client.delete(f"/api/runs/{run_id}")
             assert cancel.status_code == 202 and cancel.json()["status"] == "cancelling"
             detail = wait_status(client, run_id, {"cancelled"})

@@ -63,6 +63,25 @@ def test_workflow_stream_carries_every_runs_events_in_store_order(tmp_path):
         assert [int(m["id"]) for m in tail] == ids[-2:]
 
 
+def test_a_last_event_id_past_any_stored_id_is_a_400_not_a_server_error(tmp_path):
+    with served(tmp_path) as client:
+        run_id = start(client, "solve", {"task": ADD_TASK})
+        wait_status(client, run_id, {"passed"})
+        huge = "9" * 40  # past SQLite's integers: the all-runs stream's query overflowed
+        for url in (f"/api/runs/{run_id}/events", "/api/workflow/stream"):
+            answer = client.get(url, headers={"Last-Event-ID": huge})
+            assert answer.status_code == 400, (url, answer.text)
+            assert answer.json()["error"] == "bad request"
+            assert "Last-Event-ID" in answer.json()["detail"]
+        largest = sse_messages(client, f"/api/runs/{run_id}/events",
+                               headers={"Last-Event-ID": str(2**63 - 1)})
+        assert [m["event"] for m in largest] == ["end"]  # past the last event: the end
+        # not an ASCII number (a latin-1 superscript two): ignored, the whole run replays
+        odd = sse_messages(client, f"/api/runs/{run_id}/events",
+                           headers={"Last-Event-ID": b"\xb2"})
+        assert int(odd[0]["id"]) == 1 and odd[-1]["event"] == "end"
+
+
 def _collect(client, url, into: list, done: threading.Event) -> None:
     try:
         into.extend(sse_messages(client, url))

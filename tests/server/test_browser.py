@@ -76,6 +76,20 @@ def test_review_in_the_browser_debug_panel_diff_viewer_and_approval(tmp_path):
             shown = panel.locator(".debug-line .node").all_inner_texts()
             assert shown and {n.split("/")[0] for n in shown} == {"refiner"}
             page.select_option(".filter-node", "")
+            seen = page.evaluate("""() => ({
+                kinds: [...document.querySelectorAll('#debug-log .debug-line .icon')]
+                    .map((el) => el.title),
+                options: [...document.querySelectorAll('#debug-panel .filter-type option')]
+                    .map((o) => o.value)})""")  # one read: events may still be arriving
+            # the type filter offers the kinds this run's events have, not a fixed list
+            assert seen["kinds"]
+            assert seen["options"][0] == "" and set(seen["options"][1:]) == set(seen["kinds"])
+            assert len(seen["options"]) == len(set(seen["options"]))
+            page.select_option(".filter-type", "llm")
+            kinds = panel.locator(".debug-line .icon").evaluate_all(
+                "els => els.map((el) => el.title)")
+            assert kinds and set(kinds) == {"llm"}
+            page.select_option(".filter-type", "")
             panel.screenshot(path=str(shots / "debug-panel.png"))
 
             viewer = page.locator("#diff-viewer")

@@ -1,18 +1,23 @@
 """A server restart loses no run. A review whose process was killed mid-run (SIGKILL while
 its model call hung) comes back as interrupted: its stream replays and closes, the list
 shows it, and POST /resume takes it up on the same run id from its last checkpoint, through
-to approval. A review waiting for approval can be cancelled (nothing written); a run
-recorded by an older CLI (no model-call events) shows the tokens of its result."""
+to approval. A run live when the server stops is recorded as interrupted by the stop and
+resumed after the restart. A review waiting for approval can be cancelled (nothing written);
+a run recorded by an older CLI (no model-call events) shows the tokens of its result."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
 import sys
 import textwrap
+import time
+from contextlib import ExitStack
 
 from server_kit import (
+    ADD_TASK,
     FIXED,
     REVIEW_SCRIPT,
     review_workspace,
@@ -23,6 +28,7 @@ from server_kit import (
     write_script,
 )
 
+from codeloop.server.model_gate import RunSignals
 from codeloop.store import RunStore
 
 # A review process whose model hangs on its first call (an outside server gone silent):
@@ -108,3 +114,57 @@ def test_runs_without_model_call_events_show_their_results_tokens(tmp_path):
     with served(tmp_path, store=store_path) as client:
         tokens = {r["job"]: r["tokens"] for r in client.get("/api/runs").json()["runs"]}
         assert tokens == {"solve": 120, "review": 50}
+
+
+def test_a_live_run_is_interrupted_by_the_shutdown_and_resumed_after_the_restart(tmp_path):
+    store_path = tmp_path / "runs.sqlite"
+    with ExitStack() as model_busy:  # left after the app's shutdown, not before
+        with served(tmp_path, serial=frozenset({"scripted"}), store=store_path) as client:
+            spec = client.app_state.jobs.models.check_spec(None)
+            warm = start(client, "solve", {"task": ADD_TASK})  # the model's gate exists
+            wait_status(client, warm, {"passed"})
+            model_busy.enter_context(client.app_state.jobs.models.gate(spec).hold(
+                RunSignals()))  # another run is in a model call
+            run_id = start(client, "solve", {"task": ADD_TASK})
+            deadline = time.monotonic() + 10
+            while (detail := client.get(f"/api/runs/{run_id}").json())["status"] != "queued":
+                assert time.monotonic() < deadline, "never shown as queued"
+                time.sleep(0.02)
+            assert detail["live"]
+        # the app has shut down with the run live: the stop itself recorded it
+        with RunStore(store_path) as store:
+            assert store.get_run(run_id).status == "interrupted"
+            assert store.events(run_id)[-1][1].message == "the server stopped"
+    with served(tmp_path, store=store_path) as client:  # the restart, on the same store
+        assert run_id not in client.app_state.interrupted_at_start  # recorded before
+        listed = client.get("/api/runs", params={"status": "interrupted"}).json()["runs"]
+        assert [r["id"] for r in listed] == [run_id]
+        stream = sse_messages(client, f"/api/runs/{run_id}/events")
+        assert stream[-1]["data"] == {"run_id": run_id, "status": "interrupted"}
+        resumed = client.post(f"/api/runs/{run_id}/resume")
+        assert resumed.status_code == 202, resumed.text
+        new_id = resumed.json()["run_id"]
+        assert new_id != run_id and resumed.json()["resumed_from"] == run_id
+        done = wait_status(client, new_id, {"passed", "failed"})
+        assert done["status"] == "passed" and done["result"]["code"].startswith("def add")
+        assert done["input"]["task"]["task_id"] == ADD_TASK["task_id"]  # the same inputs
+        old = client.get(f"/api/runs/{run_id}").json()
+        assert old["status"] == "restarted" and old["result"] == {"restarted_as": new_id}
+
+
+def test_a_build_run_is_resumed_from_the_cli_not_the_api(tmp_path):
+    store_path = tmp_path / "runs.sqlite"
+    inputs = json.dumps({"request": {"tasks": []}, "out_dir": str(tmp_path / "p"),
+                         "stack": "python-api"})
+    code = ("import sys; from codeloop.store import RunStore\n"
+            "print(RunStore(sys.argv[1]).start_run('build', __import__('json').loads("
+            "sys.argv[2])))")  # a build whose process died mid-run
+    run_id = subprocess.run([sys.executable, "-c", code, str(store_path), inputs],
+                            check=True, capture_output=True, text=True).stdout.strip()
+    with served(tmp_path, store=store_path) as client:
+        assert run_id in client.app_state.interrupted_at_start
+        answer = client.post(f"/api/runs/{run_id}/resume")
+        assert answer.status_code == 400, answer.text
+        detail = answer.json()["detail"]
+        assert "codeloop build" in detail and "--resume" in detail
+        assert client.get(f"/api/runs/{run_id}").json()["status"] == "interrupted"

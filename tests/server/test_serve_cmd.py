@@ -13,6 +13,8 @@ import time
 
 import httpx
 import pytest
+import typer
+from server_kit import served
 from typer.testing import CliRunner
 
 from codeloop.cli import app
@@ -53,6 +55,31 @@ def test_token_rules():
     assert not any(is_loopback(h) for h in ("0.0.0.0", "10.0.0.1", "localhost.evil.com", ""))
 
 
+LOOPBACK = ["127.0.0.1", "127.0.0.2", "127.255.1.9", "localhost", "LocalHost", "::1",
+            "[::1]"]
+NOT_LOOPBACK = ["0.0.0.0", "10.0.0.1", "example.com", "localhost.evil.com", "128.0.0.1"]
+
+
+def _host_header(host: str) -> str:
+    bare = host.strip("[]")
+    return f"[{bare}]:8765" if ":" in bare else f"{host}:8765"
+
+
+def test_every_address_serve_binds_without_a_token_is_one_the_app_answers(tmp_path):
+    for host in NOT_LOOPBACK:
+        with pytest.raises(typer.Exit):  # `fail`: exit code 2
+            choose_token(None, host)
+    with served(tmp_path) as client:  # no token: the loopback rule on the Host header
+        for host in LOOPBACK:
+            assert choose_token(None, host) is None  # serve starts on it without a token
+            answer = client.get("/api/info", headers={"host": _host_header(host)})
+            assert answer.status_code == 200, (host, answer.text)
+        for host in NOT_LOOPBACK:
+            answer = client.get("/api/info", headers={"host": _host_header(host)})
+            assert answer.status_code == 403, host
+            assert answer.json()["error"] == "forbidden"
+
+
 def test_the_real_server_prints_its_auto_token_and_requires_it(tmp_path):
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -79,7 +106,20 @@ def test_the_real_server_prints_its_auto_token_and_requires_it(tmp_path):
         assert refused.status_code == 401
         ok = httpx.get(f"{url}/api/runs", headers={"Authorization": f"Bearer {token}"})
         assert ok.status_code == 200 and ok.json()["total"] == 0
-        assert "access-control-allow-origin" not in {k.lower() for k in ok.headers}
+        # no CORS: another origin's preflight and its GET get no Access-Control-Allow-*
+        other = "http://evil.example"
+        preflight = httpx.request("OPTIONS", f"{url}/api/runs", headers={
+            "Origin": other, "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "authorization, content-type"})
+        read = httpx.get(f"{url}/api/runs", headers={
+            "Origin": other, "Authorization": f"Bearer {token}"})
+        assert read.status_code == 200  # answered: only the browser's CORS check blocks it
+        for answer in (preflight, read):
+            assert not any(k.lower().startswith("access-control-allow-")
+                           for k in answer.headers), answer.headers
+        posted = httpx.post(f"{url}/api/runs", json={"job": "solve", "params": {}},
+                            headers={"Origin": other, "Authorization": f"Bearer {token}"})
+        assert posted.status_code == 403 and "cross-site" in posted.json()["detail"]
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(20)

@@ -2,29 +2,47 @@
 
 Each metric is 0-100 points; the overall score is their weighted mean (weights sum to 100):
 task completion 35, reasoning quality 25, tool effectiveness 15, reflection quality 10,
-output quality 15. The seed's exact rules were not available; these are ours, each point
-with a reason in `why`:
+output quality 15. The point rules are the seed's (TooPositive/Simple-RAG,
+src/evaluation/metrics.py), ported rule for rule; each point is given with its reason in
+`why`. Where the seed's state differs from ours: its `repo_structure` and `dependencies`
+start as None, ours as {} (so "gathered" is: not empty); its reflection notes are strings,
+ours records (the count is what matters); `final_output` is never None here.
 
-task_completion: 0 without output. 40 for a complete, non-empty output, plus 60 x coverage:
-  analyze_repo: the share of the five report sections (Purpose, Structure, Dependencies,
-  Architecture, Entry points) present as headings; answer_question with a repository: 1 if
-  it cites a `file:line`, 0.5 if it only names a repository file, else 0; generate_content:
-  words / 40, at most 1; general: 1.
-reasoning_quality: the reasoner's latest steps: 15 per step, at most 4 (60); +20 when the
-  model wrote them (not the fallback); +20 when specific: with a repository, a step names a
-  repository file or a symbol of the code read (snake_case or CamelCase, so an English word
-  that names a function does not count); without one, the steps average 5+ words.
-tool_effectiveness: no repository, or a general question: 100 (no tool was needed, none was
-  wasted). Otherwise 0
-  without tool calls, else 50 x (calls that succeeded with a non-empty result / calls) +
-  50 x (expected tools called / expected tools); expected: the four tools for analyze_repo
-  and generate_content, retrieve_chunks for a question (read_source_files, retrieval off).
-reflection_quality: 0 without a reflection note; 40 for one or more; +30 when every note
-  gives a reason; +30 when the last decision is `generate` and not forced by the cap.
-output_quality: 0 without output. 40 when the length is in the type's band (LENGTH_BANDS);
-  +30 for its form: analyze_repo 3+ Markdown headings, answer_question a name from the code
-  in backticks, generate_content 2+ paragraphs, general a finished last sentence (or an
-  `Answer:` line); +30 when it holds no refusal or placeholder (REFUSALS).
+task_completion: 50 for an output; 30 when the run is complete; 20 when it ended before
+  `max_iterations` (10 when it used exactly that many).
+reasoning_quality: 40 for any reasoning step (every step in the state, planning steps
+  included); +40 for 5+ steps, +30 for 3-4, +20 for 1-2; +20 for any reflection note.
+tool_effectiveness: 50 for any tool call; +30 for 3+ calls, +20 for 2, +10 for 1; +20 when
+  both the directory structure and the dependencies were gathered, +10 for one of them.
+reflection_quality: 30 for any reflection note; +30 for 3+ notes, +20 for 2, +15 for 1;
+  +40 when the output has a "How self-reflection improved" (or "Self-reflection impact")
+  section, else +20 when it has notes and the output says addressing/improved/enhanced/
+  added/included.
+output_quality, by the output's kind (`output_kind`: "linkedin" or "post" in the task ->
+  linkedin_post; a code keyword (where, which file/class/function, show me, find, locate,
+  how is, used in) -> code_question; analyze_repo -> repository_analysis; else general):
+  code_question: 10 each for a file path (".py", "/" or "file:"), line numbers ("line" and
+    a digit), code ("import", "from", "def", "class" or a backtick), an identifier (an
+    upper-case letter or "()"); 15/12/8 for 500+/200+/100+ characters; 15 for context (200+
+    characters and "used in", "function" or "purpose"); the reflection section's 0-30
+    (15 for the section, +15 for 3+ critique words, +10 for 1-2).
+  linkedin_post: 10 each for an opening word (excited/thrilled/introducing/proud in the
+    first 200 characters), a technical word (features/stack/technical/capabilities), a
+    closing word (thank/check out/available/repo in the last 200); hashtags ('#') 10/7/4
+    for 5+/3+/1+; emojis of the seed's seven 10/5 for 2+/1; the seed's technical terms
+    (langgraph, langchain, azure, openai, gpt, rag, agent) 20/15/10 for 4+/2+/1; 15 for a
+    number; 15 for "p.s." or "self-reflection".
+  repository_analysis: [evidence: ...] tags 30/25/15/5 for 15+/10+/5+/1+, -20 for none;
+    5 per section word (overview, architecture, dependencies, structure, capabilities);
+    10 for a `:N` line reference with a `Symbol` or `function()` in backticks, 7 for both
+    kinds without, 4 for one; 10 for test citations with '::' and a test file, 4 for a test
+    file; 5 for '==' or '~=' versions; 5 for a command word (pytest, coverage, find tests,
+    command); -15/-10/-5 for 5+/3+/1+ vague words (likely, suggests, appears to, may,
+    probably, seems to, possibly); 7 for Markdown headings, 8 for lists (or 10+ lines);
+    the reflection section's points, at most 10; never below 0.
+  general: 40 for an output; 30 for 100-2000 characters, else 20 for 50+; 20 for structure
+    (2+ line breaks or a '.'); 10 for the reflection section.
+  Every metric is capped at 100.
 
 Grounding (grounding.py) is reported beside the score, never folded into it.
 """
@@ -35,27 +53,27 @@ import re
 from typing import Any
 
 from codeloop.ask.context import AskContext
-from codeloop.ask.grounding import check_grounding, find_citations, resolve_path
-from codeloop.ask.report import SECTIONS
-from codeloop.ask.state import AskState, latest_steps
+from codeloop.ask.grounding import check_grounding
+from codeloop.ask.state import AskState
 from codeloop.jobs.stage import StageOutput
 from codeloop.jobs.usage import UsageRecord
 
 WEIGHTS = {"task_completion": 35, "reasoning_quality": 25, "tool_effectiveness": 15,
            "reflection_quality": 10, "output_quality": 15}
-LENGTH_BANDS = {"analyze_repo": (400, 20000), "answer_question": (40, 3000),
-                "generate_content": (200, 3000), "general": (1, 3000)}
-REFUSALS = ("todo", "lorem ipsum", "as an ai", "i cannot", "i can't", "i'm sorry",
-            "[insert", "placeholder")
-EXPECTED_TOOLS = {"analyze_repo": {"analyze_directory_structure", "read_source_files",
-                                   "extract_dependencies", "generate_architecture_map"}}
-EXPECTED_TOOLS["generate_content"] = EXPECTED_TOOLS["analyze_repo"]
-_WORD = re.compile(r"\S+")
-_IDENTIFIER = re.compile(r"\w*(_\w|[a-z][A-Z])\w*")  # snake_case or camelCase/CamelCase
+CODE_KEYWORDS = ("where", "which file", "which class", "which function", "show me", "find",
+                 "locate", "how is", "used in")
+CRITIQUE_TERMS = ("addressing", "critique", "mentioned", "noted", "responding to",
+                  "improving", "enhancement", "added", "included")
+IMPLICIT_ADDRESSING = ("addressing", "improved", "enhanced", "added", "included")
+EMOJIS = ("\N{ROBOT FACE}", "\N{DIRECT HIT}", "\N{SPARKLES}", "\N{ROCKET}",
+          "\N{ELECTRIC LIGHT BULB}", "\N{BAR CHART}", "\N{LEFT-POINTING MAGNIFYING GLASS}")
+TECH_TERMS = ("langgraph", "langchain", "azure", "openai", "gpt", "rag", "agent")
+REPORT_SECTIONS = ("overview", "architecture", "dependencies", "structure", "capabilities")
+VAGUE_TERMS = ("likely", "suggests", "appears to", "may", "probably", "seems to", "possibly")
 
 
 def evaluate(state: AskState, ctx: AskContext, usage: UsageRecord) -> StageOutput:
-    scores = score_run(state, ctx)
+    scores = score_run(state)
     grounding = check_grounding(state["final_output"], ctx.index)
     ctx.debug("evaluator", "result", f"overall {scores['overall']}", scores=scores,
               grounding={k: grounding[k] for k in ("cited", "existing", "grounded", "rate")})
@@ -64,10 +82,10 @@ def evaluate(state: AskState, ctx: AskContext, usage: UsageRecord) -> StageOutpu
                        f"overall {scores['overall']}/100, grounding {rate}")
 
 
-def score_run(state: AskState, ctx: AskContext) -> dict[str, Any]:
+def score_run(state: AskState) -> dict[str, Any]:
     metrics = {
-        "task_completion": task_completion(state, ctx),
-        "reasoning_quality": reasoning_quality(state, ctx),
+        "task_completion": task_completion(state),
+        "reasoning_quality": reasoning_quality(state),
         "tool_effectiveness": tool_effectiveness(state),
         "reflection_quality": reflection_quality(state),
         "output_quality": output_quality(state),
@@ -81,129 +99,190 @@ def score_run(state: AskState, ctx: AskContext) -> dict[str, Any]:
 Scored = tuple[int, list[str]]
 
 
-def task_completion(state: AskState, ctx: AskContext) -> Scored:
-    text = state["final_output"].strip()
-    if not text:
-        return 0, ["no output"]
-    score, why = (40, ["complete output: 40"]) if state["is_complete"] else (0, ["incomplete"])
-    kind = state["task_type"]
-    if kind == "analyze_repo":
-        present = [s for s in SECTIONS if re.search(rf"^#+\s*{s}\b", text, re.MULTILINE | re.IGNORECASE)]
-        coverage = len(present) / len(SECTIONS)
-        why.append(f"{len(present)}/{len(SECTIONS)} report sections")
-    elif kind == "answer_question" and state["repo"] is not None:
-        if find_citations(text):
-            coverage = 1.0
-            why.append("cites file:line")
-        elif ctx.index is not None and _names_a_file(text, ctx):
-            coverage = 0.5
-            why.append("names a file, no line")
-        else:
-            coverage = 0.0
-            why.append("no file cited")
-    elif kind == "generate_content":
-        words = len(_WORD.findall(text))
-        coverage = min(1.0, words / 40)
-        why.append(f"{words} words")
-    else:
-        coverage = 1.0
-        why.append("answered")
-    return round(score + 60 * coverage), why
+def _tiers(value: int, tiers: tuple[tuple[int, int], ...]) -> int:
+    """The points of the first (at least, points) tier `value` reaches, else 0."""
+    return next((points for least, points in tiers if value >= least), 0)
 
 
-def _names_a_file(text: str, ctx: AskContext) -> bool:
-    return any(resolve_path(ctx.index, w) for w in re.findall(r"[\w./-]*\w\.[A-Za-z]{1,8}", text))
-
-
-def reasoning_quality(state: AskState, ctx: AskContext) -> Scored:
-    steps = latest_steps(state["reasoning_steps"])
-    if not steps:
-        return 0, ["no reasoning steps"]
-    score = 15 * min(len(steps), 4)
-    why = [f"{len(steps)} steps: {score}"]
-    if not state["reasoning_fallback"]:
+def task_completion(state: AskState) -> Scored:
+    score, why = 0, []
+    if state["final_output"]:
+        score += 50
+        why.append("an output: 50")
+    if state["is_complete"]:
+        score += 30
+        why.append("complete: +30")
+    used, cap = state["iteration_count"], state["max_iterations"]
+    if used < cap:
         score += 20
-        why.append("the model's own steps: +20")
-    if _specific(steps, state, ctx):
+        why.append(f"{used} of {cap} iterations: +20")
+    elif used == cap:
+        score += 10
+        why.append(f"all {cap} iterations: +10")
+    return min(score, 100), why
+
+
+def reasoning_quality(state: AskState) -> Scored:
+    steps = len(state["reasoning_steps"])
+    score, why = 0, []
+    if steps > 0:
+        score += 40
+        why.append(f"{steps} reasoning steps: 40")
+    tier = _tiers(steps, ((5, 40), (3, 30), (1, 20)))
+    if tier:
+        score += tier
+        why.append(f"{'5+' if steps >= 5 else '3+' if steps >= 3 else '1+'} steps: +{tier}")
+    if state["reflection_notes"]:
         score += 20
-        why.append("specific: +20")
-    return score, why
-
-
-def _specific(steps: list[str], state: AskState, ctx: AskContext) -> bool:
-    bodies = [s.split(":", 1)[1] if ":" in s else s for s in steps]
-    if state["repo"] is None or ctx.index is None:
-        return sum(len(_WORD.findall(b)) for b in bodies) / len(bodies) >= 5
-    symbols = {c.get("name", "").split(".")[-1] for c in state["retrieved"]}
-    for f in state["code_files"]:
-        symbols.update(re.findall(r"^\s*(?:def|class)\s+(\w+)", f["text"], re.MULTILINE))
-    # An identifier, not an English word that happens to name a function (`report`, `read`).
-    symbols = {s for s in symbols if len(s) > 3 and _IDENTIFIER.fullmatch(s)}
-    text = " ".join(bodies)
-    words = set(re.findall(r"[\w./-]+", text))
-    return bool(symbols & words) or any(resolve_path(ctx.index, w) for w in words if "." in w)
+        why.append("reflected: +20")
+    return min(score, 100), why or ["no reasoning steps"]
 
 
 def tool_effectiveness(state: AskState) -> Scored:
-    if state["repo"] is None or state["task_type"] == "general":
-        return 100, ["no tool needed"]
-    uses = state["tool_usage"]
-    if not uses:
-        return 0, ["no tool was called"]
-    useful = sum(1 for u in uses if u["ok"] and u["result_size"] > 2)
-    if state["task_type"] == "answer_question":
-        expected = {"retrieve_chunks" if state["retrieval"] else "read_source_files"}
-    else:
-        expected = EXPECTED_TOOLS.get(state["task_type"], set())
-    called = {u["tool"] for u in uses}
-    share = len(expected & called) / len(expected) if expected else 1.0
-    score = round(50 * useful / len(uses) + 50 * share)
-    hit = len(expected & called)
-    return score, [f"{useful}/{len(uses)} calls useful", f"{hit}/{len(expected)} expected tools"]
+    calls = len(state["tool_usage"])
+    score, why = 0, []
+    if calls > 0:
+        score += 50
+        why.append(f"{calls} tool call(s): 50")
+    tier = _tiers(calls, ((3, 30), (2, 20), (1, 10)))
+    if tier:
+        score += tier
+        why.append(f"{min(calls, 3)}{'+' if calls >= 3 else ''} calls: +{tier}")
+    gathered = [name for name in ("repo_structure", "dependencies") if state[name]]
+    if len(gathered) == 2:
+        score += 20
+        why.append("structure and dependencies gathered: +20")
+    elif gathered:
+        score += 10
+        why.append(f"{gathered[0]} gathered: +10")
+    return min(score, 100), why or ["no tool was called"]
+
+
+def reflection_section(output: str) -> int:
+    """The seed's check that reflection reached the output: 0 without a "How
+    self-reflection improved" / "Self-reflection impact" section, else 15 for it, +15 for
+    3+ critique words (+10 for 1-2), at most 30."""
+    low = output.lower()
+    if "how self-reflection improved" not in low and "self-reflection impact" not in low:
+        return 0
+    found = sum(1 for term in CRITIQUE_TERMS if term in low)
+    return min(15 + _tiers(found, ((3, 15), (1, 10))), 30)
 
 
 def reflection_quality(state: AskState) -> Scored:
-    notes = state["reflection_notes"]
-    if not notes:
-        return 0, ["no reflection"]
-    score, why = 40, [f"{len(notes)} reflection note(s): 40"]
-    if all(n["reason"].strip() for n in notes):
+    notes = len(state["reflection_notes"])
+    score, why = 0, []
+    if notes > 0:
         score += 30
-        why.append("every decision has a reason: +30")
-    last = notes[-1]
-    if last["decision"] == "generate" and not last["reason"].startswith("the iteration cap"):
-        score += 30
-        why.append("ended by choice, not by the cap: +30")
-    return score, why
+        why.append(f"{notes} reflection note(s): 30")
+    tier = _tiers(notes, ((3, 30), (2, 20), (1, 15)))
+    if tier:
+        score += tier
+        why.append(f"depth: +{tier}")
+    output = state["final_output"]
+    if reflection_section(output):
+        score += 40
+        why.append("a self-reflection section in the output: +40")
+    elif notes > 0 and any(t in output.lower() for t in IMPLICIT_ADDRESSING):
+        score += 20
+        why.append("the output says what it addressed: +20")
+    return min(score, 100), why or ["no reflection"]
+
+
+def output_kind(state: AskState) -> str:
+    task = state["task"].lower()
+    if "linkedin" in task or "post" in task:
+        return "linkedin_post"
+    if any(kw in task for kw in CODE_KEYWORDS):
+        return "code_question"
+    if state["task_type"] == "analyze_repo":
+        return "repository_analysis"
+    return "general"
 
 
 def output_quality(state: AskState) -> Scored:
-    text = state["final_output"].strip()
-    if not text:
+    output = state["final_output"]
+    if not output:
         return 0, ["no output"]
-    kind = state["task_type"]
-    low, high = LENGTH_BANDS[kind]
-    score, why = 0, []
-    if low <= len(text) <= high:
-        score += 40
-        why.append(f"length {len(text)} in {low}-{high}: 40")
-    else:
-        why.append(f"length {len(text)} outside {low}-{high}")
-    if _well_formed(kind, text):
-        score += 30
-        why.append("form: +30")
-    lowered = text.lower()
-    if not any(r in lowered for r in REFUSALS):
-        score += 30
-        why.append("no refusal or placeholder: +30")
-    return score, why
+    kind = output_kind(state)
+    rules = {"code_question": _code_question, "linkedin_post": _linkedin_post,
+             "repository_analysis": _repository_analysis, "general": _general}[kind]
+    why: list[str] = [f"judged as {kind}"]
+    score = rules(output, why)
+    return max(0, min(score, 100)), why
 
 
-def _well_formed(kind: str, text: str) -> bool:
-    if kind == "analyze_repo":
-        return len(re.findall(r"^#{1,6}\s+\S", text, re.MULTILINE)) >= 3
-    if kind == "answer_question":
-        return re.search(r"`[^`\n]+`", text) is not None
-    if kind == "generate_content":
-        return len([p for p in re.split(r"\n\s*\n", text) if p.strip()]) >= 2
-    return text.rstrip()[-1:] in ".!?)`" or re.search(r"^answer:", text, re.IGNORECASE | re.MULTILINE) is not None
+def _add(why: list[str], points: int, reason: str) -> int:
+    if points:
+        why.append(f"{reason}: {points:+d}")
+    return points
+
+
+def _code_question(output: str, why: list[str]) -> int:
+    low = output.lower()
+    score = _add(why, 10 * (".py" in output or "/" in output or "file:" in low), "a file path")
+    score += _add(why, 10 * ("line" in low and any(c.isdigit() for c in output)),
+                  "line numbers")
+    score += _add(why, 10 * (any(t in low for t in ("import", "from", "def", "class"))
+                             or "`" in output), "code")
+    score += _add(why, 10 * (any(c.isupper() for c in output) or "()" in output),
+                  "identifiers")
+    score += _add(why, _tiers(len(output), ((500, 15), (200, 12), (100, 8))),
+                  f"{len(output)} characters")
+    context = len(output) >= 200 and any(t in low for t in ("used in", "function", "purpose"))
+    score += _add(why, 15 * context, "context")
+    return score + _add(why, reflection_section(output), "self-reflection section")
+
+
+def _linkedin_post(output: str, why: list[str]) -> int:
+    low = output.lower()
+    score = _add(why, 10 * any(w in low[:200] for w in ("excited", "thrilled", "introducing",
+                                                        "proud")), "an opening")
+    score += _add(why, 10 * any(w in low for w in ("features", "stack", "technical",
+                                                    "capabilities")), "a technical section")
+    score += _add(why, 10 * any(w in low[-200:] for w in ("thank", "check out", "available",
+                                                         "repo")), "a closing")
+    score += _add(why, _tiers(output.count("#"), ((5, 10), (3, 7), (1, 4))), "hashtags")
+    score += _add(why, _tiers(sum(1 for e in EMOJIS if e in output), ((2, 10), (1, 5))),
+                  "emojis")
+    score += _add(why, _tiers(sum(1 for t in TECH_TERMS if t in low),
+                              ((4, 20), (2, 15), (1, 10))), "technical terms")
+    score += _add(why, 15 * any(c.isdigit() for c in output), "numbers")
+    return score + _add(why, 15 * ("p.s." in low or "self-reflection" in low),
+                        "a self-reflection note")
+
+
+def _repository_analysis(output: str, why: list[str]) -> int:
+    low = output.lower()
+    tags = len(re.findall(r"\[evidence:\s*[^\]]+\]", output))
+    score = _add(why, _tiers(tags, ((15, 30), (10, 25), (5, 15), (1, 5))) if tags else -20,
+                 f"{tags} evidence tags")
+    score += _add(why, 5 * sum(1 for s in REPORT_SECTIONS if s in low), "section words")
+    lines = bool(re.search(r":(\d+)(?:-\d+)?", output))
+    classes = bool(re.search(r"`[A-Z][a-zA-Z]+(?:Class|Node|Manager|Runner|Handler)?`", output))
+    functions = bool(re.search(r"`[a-z_]+\(\)`", output))
+    symbols = 10 if lines and (classes or functions) else 7 if classes and functions else \
+        4 if classes or functions else 0
+    score += _add(why, symbols, "code symbols" + (" with line numbers" if symbols == 10
+                                                  else ""))
+    test_files = "tests/" in low or "test_" in low
+    score += _add(why, 10 if "::" in output and "test" in low and test_files else
+                  4 if test_files else 0, "test citations")
+    score += _add(why, 5 * ("==" in output or "~=" in output), "dependency versions")
+    score += _add(why, 5 * any(k in low for k in ("pytest", "coverage", "find tests",
+                                                  "command")), "command outputs")
+    vague = sum(1 for t in VAGUE_TERMS if t in low)
+    score += _add(why, -_tiers(vague, ((5, 15), (3, 10), (1, 5))), f"{vague} vague words")
+    score += _add(why, 7 * ("#" in output[:100] or "##" in output), "Markdown headings")
+    score += _add(why, 8 * ("- " in output or "* " in output or output.count("\n") >= 10),
+                  "lists")
+    return score + _add(why, min(reflection_section(output), 10), "self-reflection section")
+
+
+def _general(output: str, why: list[str]) -> int:
+    score = _add(why, 40, "an output")
+    length = len(output)
+    score += _add(why, 30 if 100 <= length <= 2000 else 20 if length >= 50 else 0,
+                  f"{length} characters")
+    score += _add(why, 20 * (output.count("\n") >= 2 or "." in output), "structure")
+    return score + _add(why, 10 * bool(reflection_section(output)), "self-reflection section")

@@ -65,7 +65,7 @@ def _full_analysis(ctx: AskContext, update: dict[str, Any], uses: list[ToolUse])
     update["architecture"] = arch
     update["code_files"] = _call(ctx, uses, "read_source_files",
                                  {"path": path, "max_files": ctx.max_files},
-                                 lambda: read_source_files(index, arch, ctx.max_files),
+                                 lambda: read_source_files(index, ctx.max_files, architecture=arch),
                                  lambda r: f"{len(r)} files, most central first")
 
 
@@ -91,7 +91,7 @@ def _for_question(state: AskState, ctx: AskContext, update: dict[str, Any],
     else:
         update["code_files"] = _call(
             ctx, uses, "read_source_files", {"path": path, "max_files": QUESTION_FILES},
-            lambda: read_source_files(index, arch, QUESTION_FILES),
+            lambda: read_source_files(index, QUESTION_FILES, architecture=arch),
             lambda r: f"{len(r)} files, most central first")
 
 
@@ -102,7 +102,8 @@ def _read_named(state: AskState, ctx: AskContext, update: dict[str, Any],
         return
     update["code_files"] = _call(
         ctx, uses, "read_source_files", {"path": str(ctx.index.root), "files": wanted},
-        lambda: read_source_files(ctx.index, state["architecture"], len(wanted), only=wanted),
+        lambda: read_source_files(ctx.index, len(wanted), architecture=state["architecture"],
+                                  only=wanted),
         lambda r: ", ".join(f["path"] for f in r))
 
 

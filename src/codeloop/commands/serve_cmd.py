@@ -7,21 +7,12 @@ request names must lie under the `--root` directories (default: the current dire
 
 from __future__ import annotations
 
-import ipaddress
 from pathlib import Path
 
 import typer
 
 from codeloop.commands.common import fail, settings_from_cli
-
-
-def is_loopback(host: str) -> bool:
-    if host.strip().lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False  # a host name: it may resolve anywhere
+from codeloop.server.auth import is_loopback  # one rule for binding and for Host headers
 
 
 def choose_token(token: str | None, host: str) -> str | None:

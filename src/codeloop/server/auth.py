@@ -14,17 +14,30 @@ so streams pass through untouched).
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import json
 import secrets
 from http.cookies import SimpleCookie
 from urllib.parse import parse_qs, urlsplit
 
 COOKIE = "codeloop_token"
-LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]"}
 _PROTECTED_PREFIXES = ("/api/", "/docs", "/redoc", "/openapi.json")
 _OPEN_PATHS = {"/login", "/favicon.ico", "/static/style.css"}  # the login page's
 MAX_BODY_BYTES = 4 * 1024 * 1024  # no API body is larger (a build's task graph is the largest)
 _UNSAFE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+
+
+def is_loopback(host: str) -> bool:
+    """The one loopback rule: `codeloop serve` binds such an address without a token, and
+    then answers only requests whose Host names one. `localhost` or a loopback IP literal
+    (127.0.0.0/8, ::1, bracketed or not); any other name may resolve anywhere."""
+    host = host.strip()
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.removeprefix("[").removesuffix("]")).is_loopback
+    except ValueError:
+        return False
 
 
 def generate_token() -> str:
@@ -77,9 +90,10 @@ class TokenMiddleware:
             return
         headers = _headers(scope)
         path = scope.get("path", "")
-        if self.token is None and _host_name(headers.get("host", "")) not in LOOPBACK_HOSTS:
-            await _send_json(send, 403, "forbidden", "this server answers to 127.0.0.1 and "
-                             "localhost only (start it with a token to serve other names)")
+        if self.token is None and not is_loopback(_host_name(headers.get("host", ""))):
+            await _send_json(send, 403, "forbidden", "without a token this server answers "
+                             "to loopback addresses and localhost only (start it with a "
+                             "token to serve other names)")
             return
         if scope["method"] in _UNSAFE_METHODS and self._cross_site(headers):
             await _send_json(send, 403, "forbidden", "cross-site request refused")

@@ -16,17 +16,21 @@ log = logging.getLogger("codeloop.server")
 
 # Documented on every API route (what schemathesis checks the answers against).
 ERROR_RESPONSES = {code: {"model": ErrorBody, "description": what} for code, what in (
-    (400, "Bad input (a path, a task, a model spec)"),
+    (400, "Bad input (a path, a task, a model spec, a Last-Event-ID out of range)"),
     (401, "Token missing or wrong"),
-    (403, "A path outside the server's --root directories, or a cross-site request"),
+    (403, "Outside the --root directories, cross-site, or (no token) not a loopback Host"),
     (404, "No such run or file"),
     (409, "The run is not in a state that allows this"),
+    (411, "A chunked body: send it with a Content-Length"),
+    (413, "A body over the 4 MiB limit"),
     (422, "The body or a parameter does not match the schema"),
     (429, "Too many live runs"),
+    (503, "The run store cannot be used"),
 )}
 
 _REASONS = {400: "bad request", 401: "unauthorized", 403: "forbidden", 404: "not found",
-            405: "method not allowed", 409: "conflict", 413: "too large",
+            405: "method not allowed", 409: "conflict", 411: "length required",
+            413: "too large",
             422: "invalid request", 429: "too many runs", 503: "store unavailable"}
 
 

@@ -216,8 +216,9 @@ def build_launch(ctx: JobContext, params: BuildParams) -> Launch:
 
 def resume_launch(ctx: JobContext, run_id: str, job: str, inputs: dict[str, Any]) -> Launch:
     """An interrupted run taken up again. review: from its last checkpoint, the same run id
-    (its service's resume_review). solve and agent: started again with the same inputs as a
-    new run (both are short, and the agent's conversation memory is kept by its thread)."""
+    (its service's resume_review). solve and agent: started again from the start with the
+    same inputs, as a new run (both are short, and the agent's conversation memory is kept
+    by its thread). build: not here (BadRequest): `codeloop build --resume` takes it up."""
     if job == "review":
         spec = _recorded_model(ctx, inputs.get("model"))
 
@@ -229,6 +230,10 @@ def resume_launch(ctx: JobContext, run_id: str, job: str, inputs: dict[str, Any]
                           listen=handle.listen)
 
         return Launch("review", work, run_id=run_id)
+    if job == "build":
+        out_dir = inputs.get("out_dir") or "DIR"
+        raise BadRequest(f"build runs resume from the CLI only: codeloop build TASKS.json "
+                         f"--out {out_dir} --resume")
     params = inputs.get("params")
     if not isinstance(params, dict):
         raise BadRequest(f"run {run_id} was not started by the server: its inputs cannot be "

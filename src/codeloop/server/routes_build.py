@@ -48,7 +48,8 @@ def generate(request: Request, project_id: ProjectId,
     server = request.app.state.server
     params = BuildParams(**body.model_dump(), out_dir=str(_project_dir(server, project_id)))
     run_id = server.manager.start(build_launch(server.jobs, params))
-    return GenerateStarted(project_id=project_id, run_id=run_id, status="running")
+    return GenerateStarted(project_id=project_id, run_id=run_id,
+                           status=server.manager.current_status(run_id))
 
 
 @router.get("/{project_id}/generate/status", response_model=BuildStatus,
@@ -74,6 +75,9 @@ def files(request: Request, project_id: ProjectId) -> list[ProjectFile]:
                                                         _newest_run(server, project_id))]
     except KeyError as exc:
         raise RunNotFound(exc.args[0] if exc.args else str(exc)) from None
+    except OSError as exc:  # the project directory is unreadable (permissions, gone)
+        raise RunNotFound(f"the project's files cannot be read: "
+                          f"{exc.strerror or type(exc).__name__}") from None
 
 
 @router.get("/{project_id}/files/{file_path:path}", response_model=None,
@@ -90,5 +94,8 @@ def file(request: Request, project_id: ProjectId, file_path: str) -> PlainTextRe
         text = project_file(server.store, _newest_run(server, project_id), file_path)
     except KeyError as exc:
         raise RunNotFound(exc.args[0] if exc.args else str(exc)) from None
+    except OSError as exc:  # unreadable (permissions), a name too long, a special file
+        raise RunNotFound(f"{file_path}: cannot be read "
+                          f"({exc.strerror or type(exc).__name__})") from None
     return PlainTextResponse(text, headers={"X-Content-Type-Options": "nosniff",
                                             "Content-Security-Policy": "default-src 'none'"})

@@ -26,18 +26,19 @@ from codeloop.server.sse import RUN_ID
 router = APIRouter(prefix="/api", responses=ERROR_RESPONSES)
 RunId = Annotated[str, Path(pattern=RUN_ID, description="A run id (GET /api/runs)")]
 Job = Literal["solve", "agent", "review", "build", "ask"]
+LIVE_STATUSES = ("queued", "running")  # what a live run shows (run_manager.live_status)
 
 
 def _server(request: Request):
     return request.app.state.server
 
 
-def _summary(server, record, tokens: int) -> RunSummary:
+def _summary(server, record, tokens: int, status: str | None = None) -> RunSummary:
     inputs = record.input if isinstance(record.input, dict) else {}
     model = inputs.get("model")
     return RunSummary(
-        id=record.id, job=record.job, status=server.manager.live_status(record.id,
-                                                                        record.status),
+        id=record.id, job=record.job,
+        status=status or server.manager.live_status(record.id, record.status),
         model=model if isinstance(model, str) else None, tokens=tokens,
         started=record.started, ended=record.ended,
         age_seconds=round(max(0.0, time.time() - record.started), 3))
@@ -71,9 +72,7 @@ def start_run(request: Request, body: Annotated[StartRun, Body()]) -> Started:
     server = _server(request)
     launch = LAUNCHERS[body.job](server.jobs, body.params)
     run_id = server.manager.start(launch)
-    status = server.feed.run_status(run_id) or "running"
-    return Started(run_id=run_id, job=body.job,
-                   status=server.manager.live_status(run_id, status))
+    return Started(run_id=run_id, job=body.job, status=server.manager.current_status(run_id))
 
 
 @router.get("/runs", response_model=RunList, summary="Runs, newest first")
@@ -85,11 +84,23 @@ def list_runs(
     offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
 ) -> RunList:
     server = _server(request)
-    records = server.store.list_runs(job, limit, status=status, offset=offset)
-    tokens = server.feed.tokens_by_run([r.id for r in records])
-    return RunList(runs=[_summary(server, r, tokens.get(r.id) or result_tokens(r.result))
-                         for r in records],
-                   total=server.store.count_runs(job, status), limit=limit, offset=offset)
+    if status in LIVE_STATUSES:
+        # `queued` is never stored: a run stored as running is queued while this server's
+        # handle of it waits for the model. Both are told apart by the live handles (the
+        # stored running runs are few: the live ones, and those of other processes).
+        stored = server.store.list_runs(job, server.store.count_runs(job, "running") + 64,
+                                        status="running")
+        shown = [(r, server.manager.live_status(r.id, r.status)) for r in stored]
+        matching = [(r, s) for r, s in shown if s == status]
+        total, page = len(matching), matching[offset:offset + limit]
+    else:
+        page = [(r, None) for r in server.store.list_runs(job, limit, status=status,
+                                                           offset=offset)]
+        total = server.store.count_runs(job, status)
+    tokens = server.feed.tokens_by_run([r.id for r, _s in page])
+    return RunList(runs=[_summary(server, r, tokens.get(r.id) or result_tokens(r.result), s)
+                         for r, s in page],
+                   total=total, limit=limit, offset=offset)
 
 
 @router.get("/runs/{run_id}", response_model=RunDetail, summary="One run: status, result, "
@@ -150,7 +161,7 @@ def _decide(request: Request, run_id: str, approved: bool, message: str) -> Acce
     server.manager.start(decision_launch(server.jobs, run_id, approved=approved,
                                          message=message))
     verb = "approved: applying the changes" if approved else "rejected: self-healing"
-    return Accepted(run_id=run_id, status="running", detail=verb)
+    return Accepted(run_id=run_id, status=server.manager.current_status(run_id), detail=verb)
 
 
 @router.post("/runs/{run_id}/approve", status_code=202, response_model=Accepted,
@@ -169,7 +180,8 @@ def reject_run(request: Request, run_id: RunId,
 
 @router.post("/runs/{run_id}/resume", status_code=202, response_model=Started,
              summary="Take up an interrupted run (review: from its checkpoint; solve, agent: "
-                     "started again with the same inputs)")
+                     "re-run from the start with the same inputs; build: from the CLI only, "
+                     "codeloop build --resume)")
 def resume_run(request: Request, run_id: RunId) -> Started:
     from pydantic import ValidationError
 
@@ -192,7 +204,8 @@ def resume_run(request: Request, run_id: RunId) -> Started:
                          f"{exc.errors()[0]['msg']}") from None
     if launch.run_id == run_id:  # the job continues the same run
         server.manager.start(launch)
-        return Started(run_id=run_id, job=record.job, status="running", resumed_from=run_id)
+        return Started(run_id=run_id, job=record.job,
+                       status=server.manager.current_status(run_id), resumed_from=run_id)
     try:  # a new run replaces it; one claim wins, so it is restarted once
         server.store.claim_run(run_id)
     except RunNotResumable as exc:
@@ -204,4 +217,5 @@ def resume_run(request: Request, run_id: RunId) -> Started:
         raise
     server.store.finish_run(run_id, "restarted", {"restarted_as": new_id})
     server.notifier.notify(run_id)  # its streams end now
-    return Started(run_id=new_id, job=record.job, status="running", resumed_from=run_id)
+    return Started(run_id=new_id, job=record.job, status=server.manager.current_status(new_id),
+                   resumed_from=run_id)

@@ -21,7 +21,7 @@ from codeloop.events import Error, Event
 from codeloop.jobs.executor import local_executor
 from codeloop.server.feed import Notifier
 from codeloop.server.model_gate import RunSignals
-from codeloop.store import PAUSED_STATUSES, RunStore
+from codeloop.store import PAUSED_STATUSES, RESUMABLE_STATUSES, RunStore
 
 log = logging.getLogger("codeloop.server")
 
@@ -106,6 +106,16 @@ class RunManager:
         if handle is not None and stored == "running" and handle.signals.queued:
             return "queued"
         return stored
+
+    def current_status(self, run_id: str) -> str:
+        """The status an answer gives for a run it just started or took up: the stored one
+        as `live_status` shows it. A run still stored as waiting or interrupted that a
+        worker of this server holds is being taken up (its worker claims it): running."""
+        record = self.store.get_run(run_id)
+        stored = record.status if record is not None else "running"
+        if stored in RESUMABLE_STATUSES and self.is_live(run_id):
+            stored = "running"
+        return self.live_status(run_id, stored)
 
     # ------------------------------------------------------------------ starting
     def start(self, launch: Launch) -> str:

@@ -36,11 +36,26 @@ _SSE_DOC = {200: {"content": {"text/event-stream": {"schema": {"type": "string"}
                   "description": "Server-Sent Events: id = seq, data = event JSON"}}
 
 
+MAX_EVENT_ID = 2**63 - 1  # SQLite's largest integer: no stored id is larger
+
+
+def _event_id(last_event_id: str | None) -> int | None:
+    """A numeric Last-Event-ID (ASCII digits; anything else is ignored, as EventSource
+    does); BadRequest (400) past the largest id the store can hold."""
+    text = (last_event_id or "").strip()
+    if not text or not (text.isascii() and text.isdigit()):
+        return None
+    value = int(text)
+    if value > MAX_EVENT_ID:
+        from codeloop.server.job_runners import BadRequest
+
+        raise BadRequest(f"Last-Event-ID {text[:20]}... is larger than any event id "
+                         f"({MAX_EVENT_ID}): reconnect without it")
+    return value
+
+
 def _cursor(last_event_id: str | None, after: int | None) -> int:
-    values = [after or 0]
-    if last_event_id and last_event_id.strip().isdigit():
-        values.append(int(last_event_id.strip()))
-    return max(values)
+    return max(after or 0, _event_id(last_event_id) or 0)
 
 
 def _message(event_id: int, seq: int, event) -> dict[str, str]:
@@ -106,7 +121,7 @@ async def workflow_stream(
     from sse_starlette import EventSourceResponse
 
     server = request.app.state.server
-    explicit = after is not None or (last_event_id or "").strip().isdigit()
+    explicit = after is not None or _event_id(last_event_id) is not None
     start = _cursor(last_event_id, after) if explicit else server.feed.last_rowid()
 
     async def stream() -> AsyncIterator[dict[str, str]]:

@@ -16,10 +16,10 @@ import json
 import re
 import tomllib
 from collections import defaultdict
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import Any
 
-from codeloop.ask.tools.walk import RepoIndex
+from codeloop.ask.tools.walk import RepoIndex, as_index
 
 _JS = (".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs")
 _JS_IMPORT = re.compile(r"""(?:import\s[^'"]*?from\s*|import\s*|require\s*\(\s*)['"]([^'"]+)['"]""")
@@ -93,9 +93,11 @@ def python_imports(source: str, rel: str) -> tuple[list[str], list[str], bool]:
     return imports, defines, main_guard
 
 
-def generate_architecture_map(index: RepoIndex) -> dict[str, Any]:
+def generate_architecture_map(path: str | Path | RepoIndex) -> dict[str, Any]:
     """{modules: [{path, module, imports (repo files), external (top-level names), defines,
-    fan_in, lines}], entry_points: [{path, kind, detail}], edges, parse_errors}."""
+    fan_in, lines}], entry_points: [{path, kind, detail}], edges, parse_errors}.
+    `path`: the repository's directory, or its RepoIndex."""
+    index = as_index(path)
     resolver = ModuleResolver(index.files, index.root.name)
     modules: list[dict[str, Any]] = []
     entry_points: list[dict[str, str]] = []

@@ -13,10 +13,10 @@ import configparser
 import json
 import re
 import tomllib
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import Any
 
-from codeloop.ask.tools.walk import RepoIndex
+from codeloop.ask.tools.walk import RepoIndex, as_index
 
 _REQ_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(\[[^\]]*\])?\s*(.*)$")
 _DEV_GROUPS = {"dev", "develop", "development", "test", "tests", "testing", "lint", "docs",
@@ -24,8 +24,10 @@ _DEV_GROUPS = {"dev", "develop", "development", "test", "tests", "testing", "lin
 _MAX_ENTRIES = 400
 
 
-def extract_dependencies(index: RepoIndex) -> dict[str, Any]:
-    """{runtime, dev, optional: [{name, spec, group, source, ecosystem}], sources, errors}."""
+def extract_dependencies(path: str | Path | RepoIndex) -> dict[str, Any]:
+    """{runtime, dev, optional: [{name, spec, group, source, ecosystem}], sources, errors}.
+    `path`: the repository's directory, or its RepoIndex."""
+    index = as_index(path)
     out: dict[str, Any] = {"runtime": [], "dev": [], "optional": [], "sources": [], "errors": []}
     for rel in index.files:
         name = PurePosixPath(rel).name

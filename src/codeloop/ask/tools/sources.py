@@ -8,10 +8,10 @@ Each file's text is cut at MAX_CHARS_PER_FILE so twenty files stay readable in a
 
 from __future__ import annotations
 
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import Any
 
-from codeloop.ask.tools.walk import RepoIndex
+from codeloop.ask.tools.walk import RepoIndex, as_index
 
 SOURCE_SUFFIXES = (".py", ".pyi", ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".go", ".rs",
                    ".java", ".kt", ".rb", ".php", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs",
@@ -32,10 +32,18 @@ def rank_sources(index: RepoIndex, architecture: dict[str, Any]) -> list[str]:
                                             is_test(rel), -len(index.text(rel)), rel))
 
 
-def read_source_files(index: RepoIndex, architecture: dict[str, Any], max_files: int = 20,
+def read_source_files(path: str | Path | RepoIndex, max_files: int = 20, *,
+                      architecture: dict[str, Any] | None = None,
                       only: list[str] | None = None) -> list[dict[str, Any]]:
     """[{path, lines, fan_in, text, truncated}] for the `max_files` most central source files
-    (or for the files in `only`, in that order, that the walk admitted)."""
+    (or for the files in `only`, in that order, that the walk admitted). `path`: the
+    repository's directory, or its RepoIndex; `architecture`: its map when the caller has
+    it already (generate_architecture_map's result), else it is made here."""
+    index = as_index(path)
+    if architecture is None:
+        from codeloop.ask.tools.architecture import generate_architecture_map
+
+        architecture = generate_architecture_map(index)
     fan_in = {m["path"]: m["fan_in"] for m in architecture.get("modules", [])}
     chosen = [rel for rel in only if index.has(rel)] if only is not None \
         else rank_sources(index, architecture)

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import Any
 
-from codeloop.ask.tools.walk import RepoIndex
+from codeloop.ask.tools.walk import RepoIndex, as_index
 
 MAX_ENTRIES_PER_DIR = 25  # a directory with hundreds of files shows the first ones and a count
 
 
-def analyze_directory_structure(index: RepoIndex, max_depth: int = 3) -> dict[str, Any]:
+def analyze_directory_structure(path: str | Path | RepoIndex, max_depth: int = 3
+                                ) -> dict[str, Any]:
     """{root, tree (indented text, directories end with '/'), files, dirs, by_extension,
-    skipped (why files were left out, counted)}. Deeper than `max_depth` only counts."""
+    skipped (why files were left out, counted)}. Deeper than `max_depth` only counts.
+    `path`: the repository's directory, or its RepoIndex."""
+    index = as_index(path)
     children: dict[str, list[str]] = defaultdict(list)
     for rel in index.dirs:
         children[_parent(rel)].append(rel + "/")

@@ -34,6 +34,12 @@ class RepoError(ValueError):
     """The repository cannot be analysed (missing, not a directory, nothing readable)."""
 
 
+def as_index(repo: RepoIndex | str | Path) -> RepoIndex:
+    """What every tool takes as its first argument: a RepoIndex (the ask job walks once and
+    shares it), or a repository's path, walked now (RepoError when it cannot be)."""
+    return repo if isinstance(repo, RepoIndex) else RepoIndex.open(repo)
+
+
 @dataclass
 class RepoIndex:
     """The readable text files of one repository, read once, through the guard."""

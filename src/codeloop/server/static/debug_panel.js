@@ -43,6 +43,12 @@ export function lineOf(event) {
   }
 }
 
+// A filter's option for `value`, once (values are event data: set as text, never HTML).
+function addOption(select, value) {
+  if (!value || [...select.options].some((o) => o.value === value)) return;
+  select.append(h("option", { value }, value));
+}
+
 export class DebugPanel {
   constructor() {
     this.lines = [];
@@ -51,9 +57,9 @@ export class DebugPanel {
     this.hasLLMCalls = false;
     this.nodeSelect = h("select", { class: "filter-node", onchange: (e) => {
       this.filters.node = e.target.value; this.redraw(); } }, h("option", { value: "" }, "all nodes"));
+    // Both filters list what the run's events hold (a kind or node is added when first seen).
     this.kindSelect = h("select", { class: "filter-type", onchange: (e) => {
-      this.filters.kind = e.target.value; this.redraw(); } }, h("option", { value: "" }, "all types"),
-      Object.keys(ICONS).map((k) => h("option", { value: k }, k)));
+      this.filters.kind = e.target.value; this.redraw(); } }, h("option", { value: "" }, "all types"));
     this.log = h("ol", { class: "debug-log", id: "debug-log" });
     this.totalsBox = h("table", { class: "debug-totals", id: "debug-totals" });
     this.count = h("span", { class: "muted" });
@@ -72,9 +78,8 @@ export class DebugPanel {
   add(event) {
     const line = { ...lineOf(event), ts: event.ts, seq: event.seq };
     this.lines.push(line);
-    if (![...this.nodeSelect.options].some((o) => o.value === line.node)) {
-      this.nodeSelect.append(h("option", { value: line.node }, line.node));
-    }
+    addOption(this.nodeSelect, line.node);
+    addOption(this.kindSelect, line.kind);
     if (line.llm && !this.hasLLMCalls) { this.hasLLMCalls = true; this.totals.clear();
       for (const old of this.lines) if (old.llm) this.count_(old); }
     else if (line.llm || !this.hasLLMCalls) this.count_(line);
