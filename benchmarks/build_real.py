@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import tempfile
 import time
 from collections import defaultdict
@@ -25,6 +24,7 @@ from codeloop.build.models import models_for
 from codeloop.build.runner import BuildOptions, execute, prepare
 from codeloop.build.runtime import BuildRuntime
 from codeloop.config import load_config
+from codeloop.gitutil import git
 from codeloop.store import RunStore
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,7 +38,7 @@ def main() -> None:
     parser.add_argument("--retries", type=int, default=1)
     parser.add_argument("--out-dir", default=str(ROOT / "benchmarks/results/build-1.5b"))
     args = parser.parse_args()
-    results = Path(args.out_dir)
+    results = Path(args.out_dir).resolve()  # git runs in the project: an absolute path
     results.mkdir(parents=True, exist_ok=True)
     settings = load_config({"model": args.model}).settings
     llm_for = models_for(args.model, settings)
@@ -73,18 +73,16 @@ def main() -> None:
             run.bus.subscribe(listen)
             final = execute(inputs, run, store, BuildRuntime(llm_for=llm_for))
         minutes = (time.time() - started) / 60
-        archive = subprocess.run(["git", "archive", "--format=tar.gz", "main"], cwd=out,
-                                 capture_output=True, check=True).stdout
-        (results / "project.tar.gz").write_bytes(archive)
-        for branch in subprocess.run(["git", "branch", "--format=%(refname:short)",
-                                      "--list", "task/*"], cwd=out, capture_output=True,
-                                     text=True, check=True).stdout.split():
+        # The project holds model-written files (a .gitattributes filter, hooks...): git
+        # runs hardened here too (gitutil), and archives go to files, not through text.
+        git(["archive", "--format=tar.gz", f"--output={results / 'project.tar.gz'}", "main"],
+            out)
+        for branch in git(["branch", "--format=%(refname:short)", "--list", "task/*"],
+                          out).stdout.split():
             # A task not merged keeps its branch: what the model wrote, for a look.
-            kept = subprocess.run(["git", "archive", "--format=tar.gz", branch], cwd=out,
-                                  capture_output=True, check=True).stdout
-            (results / f"{branch.replace('/', '-')}.tar.gz").write_bytes(kept)
-        log = subprocess.run(["git", "log", "--format=%h %s"], cwd=out, capture_output=True,
-                             text=True, check=True).stdout
+            kept = results / f"{branch.replace('/', '-')}.tar.gz"
+            git(["archive", "--format=tar.gz", f"--output={kept}", branch], out)
+        log = git(["log", "--format=%h %s"], out).stdout
     summary = {
         "command": "flock /tmp/codeloop-model.lock .venv/bin/python benchmarks/build_real.py "
                    f"--model {args.model} --max-parallel {args.max_parallel} "

@@ -1,6 +1,8 @@
 """The review job never writes where model output points outside the workspace or at files
 the host runs or reads as settings: each such artifact is a HIGH path-guard finding, is
-dropped before review, and is never written, even after a person approves the rest."""
+dropped before review, and is never written, even after a person approves the rest. The
+refusal blocks that round's review whatever the model says: the run reaches approval only
+after a refinement without the bad path, and a model that keeps aiming outside fails."""
 
 from __future__ import annotations
 
@@ -52,18 +54,28 @@ def _files_reply(paths: list[str]) -> str:
 def test_hostile_target_paths_are_high_findings_and_never_written(setting, tmp_path):
     ws, outside = setting
     before_outside = _digest(outside)
-    llm = ScriptedLLM([_files_reply([*HOSTILE, "ok.py"]), APPROVE])
+    before_ws = _digest(ws)
+    keep_ok = "ok.py\n<<<<<<< SEARCH\nPWNED = True\n=======\nOK = True\n>>>>>>> REPLACE\n"
+    llm = ScriptedLLM([_files_reply([*HOSTILE, "ok.py"]), APPROVE, keep_ok, APPROVE])
     with RunStore(tmp_path / "runs.db") as store:
         out = start_review(ReviewRequest(workspace=ws, request="write the module"), llm, store)
         assert out.status == "awaiting_approval", out.message
+        assert _digest(ws) == before_ws  # nothing written before approval
+        # the first review was blocked by the refusals although the model approved: the
+        # refiner was told each refused path (and nothing was approved with them)
+        refiner_prompt = llm.calls[2][-1].content
+        for path in HOSTILE:
+            assert f"HIGH path-guard finding: refused target path {path!r}" in refiner_prompt
+        assert [r["iteration"] for r in out.refinements] == [1] and llm.remaining == 0
         refused = {f["file_path"] for f in out.findings if f["tool"] == "pathguard"}
         assert refused == set(HOSTILE)
         assert all(f["severity"] == "high" for f in out.findings if f["tool"] == "pathguard")
         assert [d["file_path"] for d in out.pending_diffs] == ["ok.py"]
-        review_prompt = llm.calls[1][-1].content  # the dropped files are not reviewed either
-        assert "etc/passwd" not in review_prompt and "pre-commit" not in review_prompt
+        for review_prompt in (llm.calls[1][-1].content, llm.calls[3][-1].content):
+            # the dropped files are not reviewed either
+            assert "etc/passwd" not in review_prompt and "pre-commit" not in review_prompt
         done = decide_review(out.run_id, approved=True, message="ok", llm=llm, store=store)
-    assert done.written == ["ok.py"]
+    assert done.written == ["ok.py"] and (ws / "ok.py").read_text() == "OK = True\n"
     assert _digest(outside) == before_outside
     assert not (ws / ".git" / "hooks" / "pre-commit").exists()
     assert not (ws / "codeloop.toml").exists() and not (ws / "evil.pth").exists()
@@ -72,6 +84,27 @@ def test_hostile_target_paths_are_high_findings_and_never_written(setting, tmp_p
     assert "PWNED" not in history and '"artifacts": [\n        "ok.py"' in history
     assert os.readlink(ws / "link.py") == str(outside / "target.py")
     assert "PWNED" not in Path("/etc/hosts").read_text()
+
+
+def test_a_model_that_keeps_aiming_outside_never_reaches_approval(setting, tmp_path):
+    ws, outside = setting
+    before = (_digest(ws), _digest(outside))
+    again = ("../../etc/passwd\n<<<<<<< SEARCH\n=======\nPWNED = True\n>>>>>>> REPLACE\n"
+             "ok.py\n<<<<<<< SEARCH\nPWNED = {}\n=======\nPWNED = {}\n>>>>>>> REPLACE\n")
+    llm = ScriptedLLM([_files_reply(["../../etc/passwd", "ok.py"]), APPROVE,
+                       again.format(True, 1), APPROVE, again.format(1, 2), APPROVE])
+    with RunStore(tmp_path / "runs.db") as store:
+        out = start_review(ReviewRequest(workspace=ws, request="write the module"), llm, store)
+        assert store.get_run(out.run_id).status == "failed"
+    assert out.status == "failed" and out.message == "Max iterations (3) reached"
+    assert out.pending_diffs == [] and out.written == []
+    assert out.review_feedback["model_approved"] is True
+    assert out.review_feedback["approved"] is False
+    assert any("refused target path '../../etc/passwd'" in issue
+               for issue in out.review_feedback["issues"])
+    assert llm.remaining == 0
+    assert (_digest(ws), _digest(outside)) == before
+    assert "PWNED" not in Path("/etc/passwd").read_text()
 
 
 def test_only_hostile_paths_fail_the_run_with_nothing_written(setting, tmp_path):
@@ -90,12 +123,19 @@ def test_a_refiner_edit_creating_a_file_outside_is_refused(tmp_path):
     (ws / "a.py").write_text("X = 1\n")
     escape = ("../escaped.py\n<<<<<<< SEARCH\n=======\nPWNED = True\n>>>>>>> REPLACE\n"
               "a.py\n<<<<<<< SEARCH\nX = 1\n=======\nX = 2\n>>>>>>> REPLACE\n")
+    inside = "escaped.py\n<<<<<<< SEARCH\n=======\nSAFE = True\n>>>>>>> REPLACE\n"
     reject = {"json": {"approved": False, "issues": ["X must be 2"], "suggestions": []}}
-    llm = ScriptedLLM([reject, escape, APPROVE])
+    llm = ScriptedLLM([reject, escape, APPROVE, inside, APPROVE])
     with RunStore(tmp_path / "runs.db") as store:
         out = start_review(ReviewRequest(workspace=ws, files=["a.py"]), llm, store)
         assert out.status == "awaiting_approval", out.message
         assert [f["file_path"] for f in out.findings if f["tool"] == "pathguard"] \
             == ["../escaped.py"]
+        # the review after the escaping edit was blocked; the refiner moved the file inside
+        assert "refused target path '../escaped.py'" in llm.calls[3][-1].content
+        assert [r["iteration"] for r in out.refinements] == [1, 2]
+        assert sorted(d["file_path"] for d in out.pending_diffs) == ["a.py", "escaped.py"]
         done = decide_review(out.run_id, approved=True, message="", llm=llm, store=store)
-    assert done.written == ["a.py"] and not (tmp_path / "escaped.py").exists()
+    assert sorted(done.written) == ["a.py", "escaped.py"]
+    assert not (tmp_path / "escaped.py").exists()
+    assert (ws / "escaped.py").read_text() == "SAFE = True\n"

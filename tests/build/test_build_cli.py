@@ -7,11 +7,13 @@ import json
 from pathlib import Path
 
 import pytest
+import yaml
 from typer.testing import CliRunner
 
 from codeloop.build.repo import merged_tasks
+from codeloop.build.runner import BuildOptions, prepare, resume_mismatch
 from codeloop.cli import app
-from codeloop.gitutil import git
+from codeloop.gitutil import git, init_repo
 from codeloop.store import RunStore
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "build" / "todo"
@@ -109,3 +111,53 @@ def test_bad_push_targets(tmp_path, target, expected):
                                   target.format(out=out)))
     assert expected in line
     assert not out.exists()
+
+
+def _stack_file(path: Path, name: str) -> Path:
+    data = yaml.safe_load((Path(__file__).resolve().parents[2] / "src" / "codeloop" / "build" /
+                           "stacks" / "python-api.yaml").read_text())
+    data["name"] = name
+    path.write_text(yaml.safe_dump(data))
+    return path
+
+
+def test_resume_refuses_other_stack_stack_file_or_push_target(tmp_path):
+    request = tmp_path / "tasks.json"
+    request.write_text(json.dumps({"tech_stack": "python-api",
+                                   "tasks": [{"id": "T1", "description": "x"}]}))
+    out, db, remote = tmp_path / "out", tmp_path / "runs.sqlite", tmp_path / "remote.git"
+    mine = _stack_file(tmp_path / "mine.yaml", "my-api")
+    same_name = _stack_file(tmp_path / "other.yaml", "my-api")
+    # an interrupted build of `out`, with a stack file and a push target
+    inputs = prepare(str(request), out_dir=out, stack_file=mine,
+                     options=BuildOptions(push_to=str(remote)))
+    with RunStore(db) as store:
+        with pytest.raises(KeyboardInterrupt), store.run("build", inputs.record()):
+            raise KeyboardInterrupt
+        (run,) = store.list_runs("build")
+        assert run.status == "interrupted"
+    init_repo(out)
+    script = tmp_path / "script.yaml"
+    script.write_text("agents: {}\n")  # no reply: a build that ran would fail otherwise
+    base = [str(request), "--out", str(out), "--store", str(db), "--resume",
+            "--model", f"scripted:{script}"]
+    other_push = tmp_path / "elsewhere.git"
+    cases = [
+        ([], "--stack python-api differs from the interrupted build's my-api"),
+        (["--stack-file", str(same_name)],
+         f"--stack-file {same_name} differs from the interrupted build's {mine}"),
+        (["--stack-file", str(mine), "--push-to", str(other_push)],
+         f"--push-to {other_push} differs from the interrupted build's {remote}"),
+        (["--stack-file", str(mine)],
+         f"--push-to (none) differs from the interrupted build's {remote}"),
+    ]
+    for extra, expected in cases:
+        line = one_line_error(run_cli(*base, *extra))
+        assert expected in line and run.id in line, line
+    assert sorted(p.name for p in out.iterdir()) == [".git"]  # nothing ran
+    assert git(["rev-parse", "--verify", "-q", "HEAD"], out, check=False).returncode != 0
+    with RunStore(db) as store:
+        assert store.get_run(run.id).status == "interrupted"  # still there to resume
+        same = prepare(str(request), out_dir=out, stack_file=mine, resume=True,
+                       options=BuildOptions(push_to=str(remote)))
+        assert resume_mismatch(store.get_run(run.id).input, same) is None

@@ -281,13 +281,13 @@ def test_a_commits_changes_are_reviewed_with_git(tmp_path, ws, store):
     (ws / "calc.py").write_text(DIV)
     subprocess.run(["git", "commit", "-qam", "true division"], cwd=ws, check=True, env=env)
     model = _script(tmp_path, "first.yaml", FIRST_ROUND)
-    result = _cli("review", "--git", "HEAD~1", "-w", str(ws), "--no-input", "--model", model,
-                  "--store", store)
+    result = _cli("review", "--git", "HEAD", "-w", str(ws), "--no-input", "--model", model,
+                  "--store", store)  # the last commit's own change: calc.py, not other.py
     assert result.exit_code == 0, result.output
     assert "1 file(s) to change (review)" in result.stdout and "calc.py  +2 -0" in result.stdout
     with RunStore(store) as runs:
         (run,) = runs.list_runs("review")
-        assert run.input["git_rev"] == "HEAD~1" and run.status == "awaiting_approval"
+        assert run.input["git_rev"] == "HEAD" and run.status == "awaiting_approval"
 
 
 def test_files_named_from_the_current_directory(tmp_path, ws, store, monkeypatch):

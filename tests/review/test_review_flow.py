@@ -10,7 +10,7 @@ from review_helpers import BUGGY, FIX_EDIT, FIXED, approve, disapprove, tree_has
 from codeloop.events import EventRecorder
 from codeloop.llm.scripted import ScriptedLLM
 from codeloop.review.service import ReviewRequest, decide_review, start_review, waiting_review
-from codeloop.review.state import BLOCKED
+from codeloop.review.state import BLOCKED, MAX_REFINEMENT_ITERATIONS
 
 
 def _start(workspace, store, replies, **kwargs):
@@ -109,6 +109,34 @@ def test_rejections_self_heal_then_block_after_three(workspace, store):
     assert store.get_run(out.run_id).status == "blocked"
     assert "self_heal" in _logged_nodes(store, out.run_id)
     assert len(out.refinements) == 2
+
+
+def test_the_run_fails_after_max_refinement_iterations_with_nothing_written(workspace, store):
+    # two rejections keep every round under MAX_ITERATIONS reviews; the refinements add up
+    # over the rounds, and the reviewer after the fifth ends the run
+    assert MAX_REFINEMENT_ITERATIONS == 5
+    (workspace / "test_calc.py").unlink()  # no tests: the model's verdict decides
+    before = tree_hash(workspace)
+    edit = "calc.py\n<<<<<<< SEARCH\n    return {}\n=======\n    return {}\n>>>>>>> REPLACE\n"
+    to_sum, swap, back = (edit.format("a - b", "a + b"), edit.format("a + b", "b + a"),
+                          edit.format("b + a", "a + b"))
+    replies = [disapprove("wrong sign"), to_sum, approve(),  # round 1: refinement 1
+               swap, disapprove("swapped"), back, approve(),  # round 2: refinements 2, 3
+               swap, disapprove("swapped"), back, disapprove("still not")]  # 4, 5
+    out, llm, _ = _start(workspace, store, replies, files=["calc.py"])
+    assert out.status == "awaiting_approval" and len(out.refinements) == 1
+    out = decide_review(out.run_id, approved=False, message="swap", llm=llm, store=store)
+    assert out.status == "awaiting_approval" and len(out.refinements) == 3
+    out = decide_review(out.run_id, approved=False, message="again", llm=llm, store=store)
+    assert out.status == "failed"
+    assert out.message == "Max refinement iterations (5) reached"
+    assert "Max refinement iterations (5) reached" in out.error_log
+    assert "Max iterations (3) reached" not in out.error_log  # 2 reviews in that round
+    assert [r["iteration"] for r in out.refinements] == [1, 2, 3, 4, 5]
+    assert out.review_feedback["iteration"] == 2 and llm.remaining == 0
+    assert store.get_run(out.run_id).status == "failed"
+    assert waiting_review(store, out.run_id) is None
+    assert tree_hash(workspace) == before
 
 
 def test_high_finding_is_never_approved_whatever_the_model_says(workspace, store):

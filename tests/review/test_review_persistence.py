@@ -54,3 +54,26 @@ def test_a_model_error_ends_the_run_as_error_in_one_line(workspace, store):
     assert out.status == "error" and "server down" in out.message
     assert store.get_run(out.run_id).status == "error"
     assert tree_hash(workspace) == before
+
+
+def test_a_resumed_run_does_not_append_its_history_entry_twice(workspace, store):
+    llm = ScriptedLLM([approve(), FIX_EDIT, approve()])
+    out = start_review(ReviewRequest(workspace=workspace, files=["calc.py"]), llm, store)
+    assert out.status == "awaiting_approval"
+    # what a first persistence attempt left before a kill (before its checkpoint was saved):
+    # the file written and this run's entry appended
+    (workspace / "calc.py").write_text(FIXED)
+    earlier = {"run_id": "review-earlier", "status": "applied", "artifacts": ["x.py"]}
+    ours = {"run_id": out.run_id, "status": "applied", "artifacts": ["calc.py"]}
+    (workspace / ".ai_context.json").write_text(
+        json.dumps({"workflow_history": [earlier, ours], "keep": 1}))
+    done = decide_review(out.run_id, approved=True, message="", llm=llm, store=store)
+    assert done.status == "applied" and done.written == ["calc.py"]
+    context = json.loads((workspace / ".ai_context.json").read_text())
+    assert context == {"workflow_history": [earlier, ours], "keep": 1}
+    # another run's entry last: this run's entry is appended as usual
+    llm = ScriptedLLM([approve()])
+    again = start_review(ReviewRequest(workspace=workspace, files=["calc.py"]), llm, store,
+                         approve=True)
+    history = json.loads((workspace / ".ai_context.json").read_text())["workflow_history"]
+    assert [h["run_id"] for h in history] == ["review-earlier", out.run_id, again.run_id]

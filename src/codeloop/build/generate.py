@@ -2,7 +2,8 @@
 are merged (at most max_parallel at once); each finished task is merged here, in this one
 thread (one merge at a time); a failed task blocks its dependents; more than half the tasks
 not merged stops the build as FAILED, keeping what was merged. The state is emitted after
-every change, so a killed build resumes from what main holds."""
+every change, so a killed build resumes from what main holds (its index and work tree are
+first reset to HEAD: a kill in a merge can leave them dirty)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 from codeloop.build.context import BuildContext, emit_state
 from codeloop.build.merge import merge_task
 from codeloop.build.push import push_main
-from codeloop.build.repo import merged_tasks, remove_worktree
+from codeloop.build.repo import merged_tasks, remove_worktree, restore_main
 from codeloop.build.scheduler import Schedule
 from codeloop.build.state import BuildState
 from codeloop.build.task_agent import TaskUnit, run_task
@@ -26,6 +27,12 @@ def generate(state: BuildState, ctx: BuildContext, _usage: UsageRecord) -> Stage
     request, bus, out = ctx.task, ctx.runtime.bus, ctx.out_dir
     ids = {t.id for t in request.tasks}
     previous = ctx.resume_snapshot or {}
+    if ctx.resume_snapshot is not None:  # a kill in a merge may have left main dirty
+        dropped = restore_main(out)
+        if dropped:
+            bus.emit(Progress(done=0, total=len(ids), message=(
+                f"resuming: main's work tree restored to HEAD ({len(dropped)} change(s) "
+                "of the interrupted run dropped)")))
     # main is the truth for what was merged (a kill may fall between a merge and its event).
     merged = [t for t in merged_tasks(out) if t in ids]
     failed = {k: v for k, v in (previous.get("failed_tasks") or {}).items()

@@ -2,12 +2,19 @@
 with network, before any test runs. Lifecycle scripts stay off (npm --ignore-scripts, pip
 wheels only), so nothing a package ships runs here; tests later run in the sandbox without
 network. Skipped when the stack's `installed_check` already passes.
+
+The commands run with npm's and pip's caches in a throw-away directory, removed afterwards:
+nothing is written into the user's caches (no cache entry a package could plant for a later
+install). The user's own configuration (~/.npmrc, pip.conf: registries, mirrors) is still
+read, as the user's tools would read it; the environment's lifecycle-script switch overrides
+any config file, the project's own .npmrc included.
 """
 
 from __future__ import annotations
 
 import os
 import subprocess
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,27 +30,37 @@ class InstallResult:
     message: str  # one line
 
 
-def _env(project: Path) -> dict[str, str]:
+def install_env(home: Path) -> dict[str, str]:
+    """The install commands' environment: the npm and pip caches under `home` (a temporary
+    directory), lifecycle scripts off."""
     keep = ("PATH", "HOME", "LANG", "TMPDIR", "http_proxy", "https_proxy", "HTTP_PROXY",
-            "HTTPS_PROXY", "no_proxy", "NO_PROXY", "PIP_INDEX_URL", "npm_config_registry",
-            "npm_config_cache")
+            "HTTPS_PROXY", "no_proxy", "NO_PROXY", "PIP_INDEX_URL", "npm_config_registry")
     env = {k: v for k, v in os.environ.items() if k in keep}
-    env.update({"npm_config_ignore_scripts": "true", "npm_config_update_notifier": "false",
+    env.update({"npm_config_cache": str(home / "npm-cache"),
+                "PIP_CACHE_DIR": str(home / "pip-cache"),
+                "npm_config_ignore_scripts": "true", "npm_config_update_notifier": "false",
                 "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PYTHONDONTWRITEBYTECODE": "1"})
     return env
 
 
-def _run(argv: list[str], project: Path, timeout: float) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(argv, cwd=project, env=_env(project), capture_output=True, text=True,
-                          errors="replace", timeout=timeout, stdin=subprocess.DEVNULL,
-                          check=False, start_new_session=True)
+def _run(argv: list[str], project: Path, home: Path,
+         timeout: float) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(argv, cwd=project, env=install_env(home), capture_output=True,
+                          text=True, errors="replace", timeout=timeout,
+                          stdin=subprocess.DEVNULL, check=False, start_new_session=True)
 
 
 def install_dependencies(stack: Stack, project: Path,
                          timeout: float = INSTALL_TIMEOUT) -> InstallResult:
+    with tempfile.TemporaryDirectory(prefix="codeloop-install-",
+                                     ignore_cleanup_errors=True) as home:
+        return _install(stack, project, Path(home), timeout)
+
+
+def _install(stack: Stack, project: Path, home: Path, timeout: float) -> InstallResult:
     if stack.installed_check:
         try:
-            if _run(stack.commands(stack.installed_check), project, 60).returncode == 0:
+            if _run(stack.commands(stack.installed_check), project, home, 60).returncode == 0:
                 return InstallResult(True, True, "dependencies already installed")
         except (OSError, subprocess.TimeoutExpired):
             pass
@@ -51,7 +68,7 @@ def install_dependencies(stack: Stack, project: Path,
         return InstallResult(True, True, "no install step")
     argv = stack.commands(stack.install_command)
     try:
-        proc = _run(argv, project, timeout)
+        proc = _run(argv, project, home, timeout)
     except subprocess.TimeoutExpired:
         return InstallResult(False, False, f"`{' '.join(argv[:3])}` took more than "
                                            f"{int(timeout)} s")

@@ -16,7 +16,7 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from codeloop.gitutil import GitError, git, init_repo
+from codeloop.gitutil import GitError, git, init_repo, status
 
 MAIN = "main"
 TASK_TRAILER = "Build-Task"
@@ -54,6 +54,21 @@ def commit_paths(cwd: Path, paths: list[str], message: str) -> str | None:
         return None
     git(["commit", "-q", "--no-verify", "-m", message], cwd)
     return head(cwd)
+
+
+def restore_main(repo: Path) -> list[str]:
+    """Main's index and work tree back to HEAD after a kill (one in a merge can leave
+    either dirty, or git's index.lock behind): tracked changes reset, untracked files and
+    directories removed; ignored ones stay (`clean` without -x: node_modules, the dependency
+    dirs in .git/info/exclude). The `git status` lines that were dropped."""
+    lock = repo / ".git" / "index.lock"
+    if lock.is_file() and not lock.is_symlink():  # the killed run's: no git holds it now
+        lock.unlink()
+    dropped = status(repo)
+    if dropped:
+        git(["reset", "-q", "--hard", "HEAD"], repo)
+        git(["clean", "-q", "-f", "-d"], repo)
+    return dropped
 
 
 def tracked_changes(cwd: Path) -> list[str]:

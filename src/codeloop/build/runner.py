@@ -100,7 +100,25 @@ def prepare(request: BuildRequest | dict | str | Path, *, out_dir: str | Path,
         except PushTargetError as exc:
             raise BuildInputError(str(exc)) from exc
     return BuildInputs(parsed, chosen, out, options,
-                       str(stack_file) if stack_file else None)
+                       str(Path(stack_file).expanduser().resolve()) if stack_file else None)
+
+
+def resume_mismatch(recorded: dict[str, Any], inputs: BuildInputs) -> str | None:
+    """Why `inputs` cannot go on with the run whose recorded input is `recorded` (one line),
+    or None: a resume keeps the interrupted build's stack, stack file and push target."""
+    now = inputs.record()
+
+    def path_of(value: Any) -> str | None:
+        return str(Path(str(value)).expanduser().resolve()) if value else None
+
+    checks = (("--stack", recorded.get("stack"), now["stack"]),
+              ("--stack-file", path_of(recorded.get("stack_file")), now["stack_file"]),
+              ("--push-to", recorded.get("push_to") or "", now["push_to"] or ""))
+    for flag, before, given in checks:
+        if before != given:
+            return (f"--resume: {flag} {given or '(none)'} differs from the interrupted "
+                    f"build's {before or '(none)'}; give the same options to resume it")
+    return None
 
 
 def worktrees_dir(run_id: str) -> Path:
@@ -176,4 +194,4 @@ def executor_for(name: str = "local") -> Any:
 
 
 __all__ = ["BuildInputError", "BuildInputs", "BuildOptions", "Executor", "execute",
-           "find_resumable", "prepare", "worktrees_dir"]
+           "find_resumable", "prepare", "resume_mismatch", "worktrees_dir"]

@@ -45,6 +45,7 @@ def build(
         execute,
         find_resumable,
         prepare,
+        resume_mismatch,
     )
     from codeloop.build.runtime import BuildRuntime
     from codeloop.build.view import BuildView
@@ -79,6 +80,9 @@ def build(
             if record is not None and record.input.get("request") != \
                     inputs.request.model_dump():
                 fail(f"{tasks_file} is not the request of the interrupted build {run_id}")
+            mismatch = resume_mismatch(record.input, inputs) if record is not None else None
+            if mismatch:
+                fail(f"{mismatch} ({run_id})")
         try:
             opened = run_store.resume(run_id) if run_id else \
                 run_store.run("build", inputs.record())

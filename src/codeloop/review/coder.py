@@ -3,14 +3,14 @@ on disk. Files the request names (that exist) are shown whole: context first."""
 
 from __future__ import annotations
 
+from codeloop.jobs.artifacts import language_of
+from codeloop.jobs.edits import whole_files
 from codeloop.jobs.stage import StageOutput
 from codeloop.jobs.usage import UsageRecord
 from codeloop.llm.base import Message
 from codeloop.review.context import ReviewContext, prompt
 from codeloop.review.debug import DebugTrail
-from codeloop.jobs.edits import whole_files
 from codeloop.review.state import Artifact, ReviewState
-from codeloop.jobs.artifacts import language_of
 from codeloop.sandbox.pathguard import PathGuard, PathRefused
 
 MAX_SHOWN_FILES = 3

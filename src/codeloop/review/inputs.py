@@ -45,9 +45,22 @@ def check_file(guard: PathGuard, name: str) -> str:
     return rel
 
 
+def _commit_range(workspace: Path, rev: str) -> list[str]:
+    """The two trees whose diff is commit `rev`'s own change: its first parent and itself
+    (`rev^ rev`); a root commit is compared with the empty tree."""
+    from codeloop.gitutil import git
+
+    if git(["rev-parse", "--verify", "--quiet", f"{rev}^1^{{commit}}"], workspace,
+           check=False).returncode == 0:
+        return [f"{rev}^1", rev]
+    empty = git(["hash-object", "-t", "tree", "--stdin"], workspace, input="").stdout.strip()
+    return [empty, rev]
+
+
 def changed_files(workspace: Path, rev: str) -> tuple[list[str], str]:
-    """The files `rev` (or WORKTREE: the uncommitted changes) changed that still exist, and
-    the diff text. ReviewInputError when the workspace is no git repository or rev unknown."""
+    """The files commit `rev` changed (its own change: `rev^ rev`), or with WORKTREE the
+    uncommitted changes (tracked and untracked), that still exist, and the diff text.
+    ReviewInputError when the workspace is no git repository or rev unknown."""
     from codeloop.gitutil import GitError, git
 
     if not _REV.match(rev):
@@ -63,8 +76,9 @@ def changed_files(workspace: Path, rev: str) -> tuple[list[str], str]:
            check=False).returncode != 0:
         raise ReviewInputError(f"unknown revision {base!r} in {workspace}")
     try:
-        names = git(["diff", "--name-only", "--no-renames", base, "--"], workspace).stdout
-        diff = git(["diff", "--no-ext-diff", "--no-textconv", "--no-color", base, "--"],
+        span = [base] if rev == WORKTREE else _commit_range(workspace, base)
+        names = git(["diff", "--name-only", "--no-renames", *span, "--"], workspace).stdout
+        diff = git(["diff", "--no-ext-diff", "--no-textconv", "--no-color", *span, "--"],
                    workspace).stdout
         if rev == WORKTREE:
             names += git(["ls-files", "--others", "--exclude-standard"], workspace).stdout

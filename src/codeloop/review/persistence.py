@@ -1,6 +1,7 @@
 """persistence (approved): write the changed files atomically through the path guard (the
 host policy refuses .git, codeloop.toml, .pth ... again here), then append the run to
-`.ai_context.json`'s workflow_history.
+`.ai_context.json`'s workflow_history (once: a resumed run whose entry is already the last
+one does not append it again).
 
 Nothing is written when any target changed on disk since the review read it (someone edited
 the file while the run waited for approval): the person approved a diff against the old
@@ -14,7 +15,7 @@ from codeloop.jobs.stage import StageOutput
 from codeloop.jobs.usage import UsageRecord
 from codeloop.review.context import ReviewContext
 from codeloop.review.debug import DebugTrail
-from codeloop.review.history import append_history
+from codeloop.review.history import append_history, read_history
 from codeloop.review.state import ReviewState
 from codeloop.sandbox.pathguard import PathGuard, PathRefused
 
@@ -55,7 +56,14 @@ def persist(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
              "artifacts": written,
              "notes": "; ".join(filter(None, [state["request"], state["human_message"]]))}
     try:
-        warning = append_history(guard, entry)
+        history, _unreadable = read_history(guard)
+        if state["run_id"] and history and history[-1].get("run_id") == state["run_id"]:
+            # a resumed run: killed after appending, before the checkpoint saved that
+            warning = None
+            trail.log("thinking", "this run is already the last history entry: not appended "
+                                  "again")
+        else:
+            warning = append_history(guard, entry)
     except (OSError, PathRefused) as exc:
         warning = f"history not updated: {exc}"
     if warning:

@@ -11,11 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from codeloop.events import Diff
-from codeloop.jobs.stage import StageOutput
-from codeloop.jobs.usage import UsageRecord
-from codeloop.review.context import ReviewContext, prompt
-from codeloop.review.debug import DebugTrail
-from codeloop.review.diffs import make_diff
+from codeloop.jobs.artifacts import language_of
 from codeloop.jobs.edits import (
     Applied,
     apply_blocks,
@@ -23,8 +19,12 @@ from codeloop.jobs.edits import (
     rewritten_files,
     whole_files,
 )
+from codeloop.jobs.stage import StageOutput
+from codeloop.jobs.usage import UsageRecord
+from codeloop.review.context import ReviewContext, prompt
+from codeloop.review.debug import DebugTrail
+from codeloop.review.diffs import make_diff
 from codeloop.review.state import Artifact, ReviewState
-from codeloop.jobs.artifacts import language_of
 
 MAX_FILE_CHARS = 8000
 

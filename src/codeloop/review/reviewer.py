@@ -1,8 +1,9 @@
 """reviewer: the facts first (the workspace's tests against the artifacts in the sandbox,
 ruff, the maintainability metrics with before/after deltas), then the model's
-{approved, issues, suggestions}. Rules the model cannot override: a HIGH security finding,
-a failing test or code that does not compile is never approved, nor an unchanged file
-under a change request.
+{approved, issues, suggestions}. Rules the model cannot override: a HIGH security finding
+(bandit, secrets, or a target path the gate's path guard refused in this round), a failing
+test or code that does not compile is never approved, nor an unchanged file under a change
+request.
 
 A pass hands the pending diffs to human_approval; a failure hands the concrete problems to
 the refiner (`last_error`), unless the loop is spent: MAX_ITERATIONS reviews in a round or
@@ -60,8 +61,11 @@ def _unchanged(state: ReviewState) -> bool:
 
 def rule_problems(state: ReviewState, tests: dict[str, Any]) -> list[str]:
     """What blocks approval whatever the model says."""
-    problems = [f"HIGH security finding in {f['file_path']} line {f['line']}: {f['message']}"
-                for f in state["security_findings"] if f["severity"] == "high"]
+    problems = [f"HIGH path-guard finding: {f['message']}; that file was dropped and is never "
+                "written: leave it out, or put its content in a file inside the workspace"
+                for f in state.get("gate_refusals") or []]  # (.get: checkpoints from before)
+    problems += [f"HIGH security finding in {f['file_path']} line {f['line']}: {f['message']}"
+                 for f in state["security_findings"] if f["severity"] == "high"]
     problems += [f"failing test {failure}" for failure in tests["failures"]]
     if tests["failed"] and not tests["failures"]:
         problems.append(f"{tests['failed']} test(s) fail")

@@ -1,7 +1,9 @@
 """security_gate: the path guard on every artifact's target path, then bandit and the
 secrets scan on its content. A path the guard refuses (outside the workspace, `~`, `$VAR`,
 a symlink, git metadata, codeloop.toml ...) is a HIGH finding and the artifact is dropped:
-it can never be written. The files on disk that artifacts will replace are read here (their
+it can never be written. This gate's refusals (`gate_refusals`) also block the review that
+follows: a change that aimed a file outside is not approved, and the refiner is told to
+drop or rename the path. The files on disk that artifacts will replace are read here (their
 originals), so the pending diff and persistence's conflict check know them."""
 
 from __future__ import annotations
@@ -72,7 +74,7 @@ def gate(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
         findings += found
     high = sum(1 for f in findings if f["severity"] == "high")
     update = {"artifacts": kept, "security_findings": findings, "originals": originals,
-              "refused_paths": [*state["refused_paths"], *refused]}
+              "refused_paths": [*state["refused_paths"], *refused], "gate_refusals": refused}
     if not kept:
         error = "No artifact left to review: every target path was refused"
         update.update(workflow_status="failed", error_log=[error])

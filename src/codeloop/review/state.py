@@ -13,6 +13,8 @@ from __future__ import annotations
 import operator
 from typing import Annotated, Any, Literal, TypedDict
 
+from codeloop.jobs.artifacts import Artifact
+
 MAX_ITERATIONS = 3  # reviewer runs in one round before the run fails
 MAX_REFINEMENT_ITERATIONS = 5  # refiner calls in the whole run
 MAX_RETRIES = 3  # human rejections before the run is blocked
@@ -32,12 +34,6 @@ def reset_or_append(old: list[dict], new: list[dict]) -> list[dict]:
     if new and new[0] == RESET:
         return list(new[1:])
     return [*old, *new]
-
-
-class Artifact(TypedDict):
-    file_path: str  # relative to the workspace, as the path guard spells it
-    content: str
-    language: str
 
 
 class CodeDiff(TypedDict):
@@ -73,6 +69,7 @@ class ReviewState(TypedDict):
     artifacts: list[Artifact]
     security_findings: list[dict]  # the latest gate's findings on the artifacts
     refused_paths: list[dict]  # path-guard refusals (HIGH findings; those artifacts dropped)
+    gate_refusals: list[dict]  # the latest gate's refusals: HIGH, they block that review
     review_feedback: dict | None
     # control
     approval_status: ApprovalStatus
@@ -103,7 +100,8 @@ def create_initial_state(*, workspace: str, run_id: str = "", request: str = "",
         refiner_mode=refiner_mode, model=model,
         repo_map="", originals={}, git_diff="", history=[], test_files=[], baseline_tests={},
         workflow_type="review", plan=[],
-        artifacts=[], security_findings=[], refused_paths=[], review_feedback=None,
+        artifacts=[], security_findings=[], refused_paths=[], gate_refusals=[],
+        review_feedback=None,
         approval_status="pending", workflow_status="running",
         iteration=0, refinement_iteration=0, retry_count=0, is_fixed=False,
         last_error=None, human_message="", written=[],
