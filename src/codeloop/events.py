@@ -163,7 +163,7 @@ class EventBus:
         for listener in listeners:
             try:
                 listener(event)
-            except Exception:  # noqa: BLE001 - a front end's bug must not kill the job
+            except Exception:  # noqa: BLE001, S110 - a front end's bug must not kill the job
                 pass
 
 

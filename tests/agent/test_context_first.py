@@ -122,7 +122,7 @@ def test_a_new_file_without_tests_is_written_and_checked_to_parse(repo, store, s
 
 def test_a_path_outside_the_workspace_is_refused(repo, store, snapshots, tmp_path):
     outside = tmp_path / "evil.py"
-    reply = (f"FILE: ../evil.py\n```python\nx = 1\n```\n\n" + _whole("people.py", FIXED))
+    reply = ("FILE: ../evil.py\n```python\nx = 1\n```\n\n" + _whole("people.py", FIXED))
     llm = scripted(reply)
     result = _ask(llm, _workspace(repo), store, snapshots)
     assert result.status == "finished"

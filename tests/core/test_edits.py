@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from codeloop.review.diffs import make_diff, pending_changes
 from codeloop.jobs.edits import apply_blocks, edit_blocks, whole_files
+from codeloop.review.diffs import make_diff, pending_changes
 
 ART = [{"file_path": "pkg/calc.py", "content": "def add(a, b):\n    return a - b\n",
         "language": "python"},
