@@ -139,3 +139,34 @@ def test_a_named_file_holding_a_secret_goes_to_the_tools_unseen(repo, store, sna
     assert result.status == "finished", result.answer
     assert not any(token in m.content for call in llm.calls for m in call)
     assert not any("FILE: path" in m.content for call in llm.calls for m in call)
+
+
+def test_a_change_in_every_file_of_a_small_project_is_one_call(repo, store, snapshots):
+    shop = "def calc_total(prices):\n    return sum(prices)\n"
+    main = "from shop import calc_total\n\n\ndef report(p):\n    return calc_total(p)\n"
+    test = "from shop import calc_total\n\n\ndef test_total():\n    assert calc_total([1, 2]) == 3\n"
+    for name, text in (("shop.py", shop), ("main.py", main), ("test_shop.py", test)):
+        (repo.root / name).write_text(text)
+    renamed = {n: t.replace("calc_total", "compute_total")
+               for n, t in (("shop.py", shop), ("main.py", main), ("test_shop.py", test))}
+    llm = scripted("".join(_whole(n, t) for n, t in renamed.items()))
+    result = _ask(llm, repo, store, snapshots,
+                  request="Rename the function calc_total to compute_total in every file.")
+    assert result.status == "finished" and "the tests pass" in result.answer
+    assert {n: (repo.root / n).read_text() for n in renamed} == renamed
+    [prompt] = llm.calls
+    assert all(f"FILE: {n}\n" in prompt[-1].content for n in renamed)
+    assert "README.md" not in prompt[-1].content  # docs are not source
+
+
+def test_the_code_under_test_is_followed_one_import_deeper(repo, store, snapshots):
+    (repo.root / "helpers.py").write_text("def pct(a, b):\n    return a // b * 100\n")
+    (repo.root / "summary.py").write_text(
+        "from helpers import pct\n\n\ndef line(a, b):\n    return f'{pct(a, b)}%'\n")
+    (repo.root / "test_summary.py").write_text(
+        "from summary import line\n\n\ndef test_line():\n    assert line(1, 4) == '25.0%'\n")
+    llm = scripted(_whole("helpers.py", "def pct(a, b):\n    return a / b * 100\n"))
+    result = _ask(llm, repo, store, snapshots, request="test_summary.py fails. Fix the bug.")
+    assert result.status == "finished"
+    text = llm.calls[0][-1].content
+    assert "FILE: summary.py\n" in text and "FILE: helpers.py\n" in text

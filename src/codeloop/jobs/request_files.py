@@ -31,6 +31,12 @@ _TESTS_FIRST = re.compile(r"\b(the )?tests?\b[^.;:!?]{0,40}\b(is|are) (wrong|out
 _FIX = re.compile(r"\b(fix|bug|repair|crash(es|ing)?|broken|fails?|failing|error|wrong)\b",
                   re.IGNORECASE)
 _MENTIONS_TESTS = re.compile(r"\btests?\b|\btest_\w+|pytest", re.IGNORECASE)
+# A request for a change (not a question about the code).
+_CHANGE = re.compile(
+    r"\b(add|rename|change|fix|implement|create|update|refactor|remove|delete|replace|make|"
+    r"write|extract|move|convert|support|handle|set|use|raise|return|repair)\b", re.IGNORECASE)
+_QUESTION = re.compile(r"^\s*(what|why|how|where|which|who|when|explain|describe|does|do|is|"
+                       r"are|can|could|should|list|show|summari[sz]e)\b", re.IGNORECASE)
 
 
 def is_test_path(path: str) -> bool:
@@ -72,6 +78,14 @@ def protects_tests(request: str) -> bool:
     if _CHANGE_TESTS.search(request) or _TESTS_FIRST.search(request):
         return False
     return bool(_FIX.search(request))
+
+
+def asks_for_change(request: str) -> bool:
+    """A request to change code (an imperative with a change verb), not a question."""
+    text = request.strip()
+    if not text or _QUESTION.search(text) or text.endswith("?"):
+        return False
+    return bool(_CHANGE.search(text))
 
 
 def mentions_tests(request: str) -> bool:

@@ -24,7 +24,6 @@ the tools are for.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 from typing import Any
 
 from codeloop.events import EventBus, Progress
@@ -32,74 +31,17 @@ from codeloop.jobs.artifacts import Artifact, artifact, language_of
 from codeloop.jobs.definitions import merge_definitions, top_level_names
 from codeloop.jobs.edits import apply_blocks, edit_blocks, whole_files
 from codeloop.jobs.prompts import load_prompt
+from codeloop.jobs.react.context_plan import Plan, plan_context, safe_read, test_command
 from codeloop.jobs.react.state import AgentSpec, AgentState, message
-from codeloop.jobs.request_files import (
-    is_test_path,
-    local_imports,
-    mentions_tests,
-    named_files,
-    protects_tests,
-)
+from codeloop.jobs.request_files import is_test_path
 from codeloop.jobs.stage import ask_model
 from codeloop.llm.base import LLM, LLMError
 from codeloop.redaction import redact_secrets
 
-PYTEST = "python -m pytest -q -p no:cacheprovider --tb=short"
 MAX_ROUNDS = 3
 MAX_CONTEXT_CHARS = 24_000  # beyond this the files go to the loop, which reads them in parts
 WHOLE_FILE_MAX_LINES = 150  # longer files are edited by SEARCH/REPLACE blocks
 MAX_TEST_OUTPUT_CHARS = 3_000
-
-
-@dataclass
-class Plan:
-    """What the first prompt holds: files to edit, files shown as specification, new files."""
-
-    edit: list[str]
-    spec: list[str]
-    new: list[str]
-    protect: bool
-
-
-def plan_context(request: str, files: list[str], read) -> Plan | None:
-    """The files for the first prompt, or None when the request names none (the loop then
-    explores). `read(path)` gives a file's text."""
-    existing, new = named_files(request, files)
-    protect = protects_tests(request)
-    tests = [f for f in existing if is_test_path(f)]
-    edit = [f for f in existing if not is_test_path(f) or not protect]
-    # The modules a named test imports: the code under test. And for a named module, its
-    # test file by the usual name, shown as the specification.
-    for test in tests:
-        for module in local_imports(_safe_read(read, test), test, files):
-            if module not in edit and not is_test_path(module):
-                edit.append(module)
-    if mentions_tests(request):
-        for module in [f for f in edit if f.endswith(".py")]:
-            stem = module.rsplit("/", 1)[-1][:-3]
-            for test in files:
-                name = test.rsplit("/", 1)[-1]
-                if name in (f"test_{stem}.py", f"{stem}_test.py") and test not in tests:
-                    tests.append(test)
-    new = [n for n in new if not (protect and is_test_path(n))]
-    if not edit and not new:
-        return None
-    spec = [t for t in tests if t not in edit]
-    return Plan(edit=edit, spec=spec, new=new, protect=protect)
-
-
-def _safe_read(read, path: str) -> str:
-    try:
-        return read(path)
-    except Exception:  # noqa: BLE001 - a file the guard refuses is simply not shown
-        return ""
-
-
-def test_command(files: list[str]) -> str | None:
-    """How the project's tests run, when it has Python tests (pytest finds them itself)."""
-    if any(f.endswith(".py") and is_test_path(f) for f in files):
-        return PYTEST
-    return None
 
 
 class ContextFirst:
@@ -120,7 +62,7 @@ class ContextFirst:
         plan = plan_context(request, files, ws.read_text)
         if plan is None:
             return {}
-        shown = {p: _safe_read(ws.read_text, p) for p in plan.edit + plan.spec if p in files}
+        shown = {p: safe_read(ws.read_text, p) for p in plan.edit + plan.spec if p in files}
         if sum(len(t) for t in shown.values()) > MAX_CONTEXT_CHARS:
             self._say("the named files are too long for one prompt: exploring with the tools")
             return {}
@@ -291,11 +233,12 @@ def _resolve(path: str, targets: list[str], spec: list[str]) -> str | None:
 
 def _whole_or_merged(old: str, content: str, path: str) -> tuple[str, str]:
     """A Python reply for an existing file: the whole file when it keeps every function and
-    class; merged by name when it is only some of them; refused when it does not parse."""
+    class, or defines as many as the file did (a rename); merged by name when it is only
+    some of them; refused when it does not parse."""
     before, after = top_level_names(old), top_level_names(content)
     if after is None:
         return old, f"the new {path} does not parse as Python; it was not written"
-    if before is None or before <= after:
+    if before is None or before <= after or len(after) >= len(before):
         return content, ""
     merged = merge_definitions(old, content)
     if merged is None:
