@@ -206,10 +206,10 @@ def test_snapshot_skips_nested_git_entries_without_following_them(tmp_path):
 
 # ---------------------------------------------------------------- .gitignore hides nothing
 
-def _session(root: Path, store: RunStore, llm) -> AgentSession:
+def _session(root: Path, store: RunStore, llm, context_first: bool = False) -> AgentSession:
     workspace = Workspace.at(root)
     return AgentSession(llm, agent_spec("single", workspace), checkpointer=store.checkpointer(),
-                        snapshots=Snapshots(workspace), thread="t")
+                        snapshots=Snapshots(workspace), thread="t", context_first=context_first)
 
 
 def test_gitignore_star_written_first_hides_nothing(tmp_path):
@@ -231,6 +231,21 @@ def test_gitignore_star_written_first_hides_nothing(tmp_path):
         workspace = Workspace.at(root)
         assert "evil.py" in git_status.func(workspace)
         assert "evil.py" in git_diff.func(workspace)
+        assert "Reverted turn 1" in session.undo()
+    assert not (root / "evil.py").exists() and not (root / ".gitignore").exists()
+
+
+def test_gitignore_star_in_a_context_first_reply_hides_nothing(tmp_path):
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "keep.py").write_text("x = 1\n")
+    init_repo(root)
+    reply = ("FILE: .gitignore\n```\n*\n```\n\nFILE: evil.py\n```python\nprint('hidden')\n```\n")
+    with RunStore(tmp_path / "store.sqlite") as store:
+        session = _session(root, store, replies.scripted(reply), context_first=True)
+        turn = session.ask("make changes")
+        assert turn.status == "finished"
+        assert {c.path for c in turn.changes} == {".gitignore", "evil.py"}
         assert "Reverted turn 1" in session.undo()
     assert not (root / "evil.py").exists() and not (root / ".gitignore").exists()
 
