@@ -170,3 +170,12 @@ def test_the_code_under_test_is_followed_one_import_deeper(repo, store, snapshot
     assert result.status == "finished"
     text = llm.calls[0][-1].content
     assert "FILE: summary.py\n" in text and "FILE: helpers.py\n" in text
+
+
+def test_a_file_sent_back_unchanged_is_said_so_in_the_next_prompt(repo, store, snapshots):
+    llm = scripted(_whole("people.py", BUGGY), _whole("people.py", FIXED))
+    result = _ask(llm, _workspace(repo), store, snapshots)
+    assert result.status == "finished"
+    second = llm.calls[1][-1].content
+    assert ("- attempt 1 sent people.py back unchanged: that code gives the output above; "
+            "change the lines it points at") in second

@@ -90,12 +90,20 @@ class ContextFirst:
             tokens += reply.usage.total_tokens
             steps += 1
             changes, problems = self._changes(reply.text, plan, shown)
-            written, refused = self._write(changes, plan)
+            # Greedy decoding repeats itself: a file sent back as it is gets said so, which
+            # changes the next prompt (measured: the 1.5B sent one wrong file three times).
+            same = [p for p, text in changes.items() if shown.get(p) == text]
+            written, refused = self._write({p: t for p, t in changes.items() if p not in same},
+                                           plan)
             last = problems + refused
             notes += last
             if not written:
-                last.append(f"attempt {attempt} changed no file: reply with `FILE: path` lines "
-                            "and fenced blocks")
+                if same:
+                    last.append(f"attempt {attempt} sent {', '.join(same)} back unchanged: that "
+                                "code gives the output above; change the lines it points at")
+                else:
+                    last.append(f"attempt {attempt} changed no file: reply with `FILE: path` "
+                                "lines and fenced blocks")
                 notes.append(f"attempt {attempt} changed no file")
                 continue
             for path in written:
@@ -169,7 +177,7 @@ class ContextFirst:
             outcome = self.box.run("write_file", {"path": path, "content": content})
             if outcome.ok:
                 written.append(path)
-            elif "Nothing changed" not in outcome.output:
+            else:
                 refused.append(f"{path}: {outcome.output}")
         return written, refused
 
