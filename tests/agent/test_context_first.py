@@ -172,10 +172,15 @@ def test_the_code_under_test_is_followed_one_import_deeper(repo, store, snapshot
     assert "FILE: summary.py\n" in text and "FILE: helpers.py\n" in text
 
 
-def test_a_file_sent_back_unchanged_is_said_so_in_the_next_prompt(repo, store, snapshots):
-    llm = scripted(_whole("people.py", BUGGY), _whole("people.py", FIXED))
+def test_a_file_sent_back_unchanged_is_said_so_and_only_functions_are_asked(repo, store,
+                                                                           snapshots):
+    only_fixed = FIXED.split("\n\n\n")[0] + "\n"
+    llm = scripted(_whole("people.py", BUGGY), _whole("people.py", only_fixed))
     result = _ask(llm, _workspace(repo), store, snapshots)
     assert result.status == "finished"
-    second = llm.calls[1][-1].content
+    assert (repo.root / "people.py").read_text() == FIXED  # merged: greet kept
+    first, second = (call[-1].content for call in llm.calls)
     assert ("- attempt 1 sent people.py back unchanged: that code gives the output above; "
             "change the lines it points at") in second
+    assert "Reply with only the functions or classes you change" in second
+    assert "Reply with only the functions" not in first and "each written whole: a line" in first

@@ -72,7 +72,7 @@ class ContextFirst:
             self._say("a named file holds a secret: exploring with the tools")
             return {}
         command = test_command(files + plan.new)
-        tokens, steps, notes, last = 0, 0, [], []
+        tokens, steps, notes, last, echoed = 0, 0, [], [], False
         tests = self._run_tests(command) if command else None
         for attempt in range(1, self.max_rounds + 1):
             if state["tokens"] + tokens >= self.spec.limits.token_budget:
@@ -80,7 +80,7 @@ class ContextFirst:
             self._say(f"context-first edit, attempt {attempt}: {', '.join(plan.edit + plan.new)}")
             try:
                 reply = ask_model(self.llm, self._messages(request, plan, shown, tests, command,
-                                                           attempt, last),
+                                                           attempt, last, echoed),
                                   stage=self.spec.name, bus=self.bus,
                                   max_tokens=self.prompt.max_tokens,
                                   temperature=self.prompt.temperature)
@@ -93,6 +93,7 @@ class ContextFirst:
             # Greedy decoding repeats itself: a file sent back as it is gets said so, which
             # changes the next prompt (measured: the 1.5B sent one wrong file three times).
             same = [p for p, text in changes.items() if shown.get(p) == text]
+            echoed = bool(same)
             written, refused = self._write({p: t for p, t in changes.items() if p not in same},
                                            plan)
             last = problems + refused
@@ -124,7 +125,7 @@ class ContextFirst:
     # ------------------------------------------------------------------ the prompt
     def _messages(self, request: str, plan: Plan, shown: dict[str, str],
                   tests: tuple[bool, str] | None, command: str | None, attempt: int,
-                  problems: list[str]):
+                  problems: list[str], echoed: bool):
         files = [{"path": p, "content": _with_newline(shown[p]), "language": language_of(p),
                   "test": p in plan.spec} for p in plan.spec + plan.edit if p in shown]
         large = [p for p in plan.edit if len(shown.get(p, "").splitlines()) > WHOLE_FILE_MAX_LINES]
@@ -132,7 +133,7 @@ class ContextFirst:
                                     tests=tests[1] if tests else "",
                                     passed=bool(tests and tests[0]), command=command or "",
                                     attempt=attempt, large=large, protect=plan.protect,
-                                    problems=problems)
+                                    problems=problems, functions_only=echoed)
 
     # ------------------------------------------------------------------ the reply
     def _changes(self, reply: str, plan: Plan, shown: dict[str, str]) -> tuple[dict[str, str],
