@@ -26,6 +26,9 @@ def _model():
 
 
 @pytest.mark.real_model
+# Three problems take ~30 s on a quiet 2-core machine; twice here it passed 300 s while
+# model benchmarks shared the cores. More headroom, the same assertions.
+@pytest.mark.timeout(900)
 def test_oneshot_with_the_05b_model(humaneval, tmp_path):
     llm = _model()
     problems = [humaneval[i] for i in IDS]
