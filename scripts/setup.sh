@@ -65,7 +65,7 @@ case "$MODEL" in
   *) echo "setup.sh: --model must be 0.5b, 1.5b, both or none" >&2; exit 2 ;;
 esac
 if [ "$DEV" = 1 ]; then
-  extras+=",dev"
+  extras+=",dev,ray"  # ray: the suite runs bench on a real local Ray cluster
   bash scripts/system-deps.sh  # chromium, go: what the test suite drives for real
 fi
 say "installing codeloop[$extras]"

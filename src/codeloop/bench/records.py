@@ -16,6 +16,7 @@ RUN_FILE = "run.json"
 RESULTS_FILE = "results.jsonl"
 SUMMARY_JSON = "summary.json"
 SUMMARY_MD = "summary.md"
+INFRA_ERROR = "infra_error"  # a unit the infrastructure lost: no answer, not a wrong one
 
 
 class RunDirError(Exception):

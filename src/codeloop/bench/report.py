@@ -7,7 +7,13 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from codeloop.bench.records import SUMMARY_JSON, SUMMARY_MD, ProblemRecord, write_json
+from codeloop.bench.records import (
+    INFRA_ERROR,
+    SUMMARY_JSON,
+    SUMMARY_MD,
+    ProblemRecord,
+    write_json,
+)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -76,14 +82,19 @@ def _draft_figures(done: list[ProblemRecord]) -> dict[str, Any]:
 
 def summarize(records: dict[str, ProblemRecord], selected: list[str],
               meta: dict[str, Any]) -> dict[str, Any]:
-    """Figures over the selected problems that have a record (all of them when complete)."""
-    done = [records[t] for t in selected if t in records]
+    """Figures over the selected problems that have an answer (all of them when complete).
+    A unit the infrastructure lost has no answer: it is listed apart, never scored as
+    wrong, and the run stays incomplete until --resume has run it."""
+    have = [records[t] for t in selected if t in records]
+    lost = [r for r in have if r.outcome == INFRA_ERROR]
+    done = [r for r in have if r.outcome != INFRA_ERROR]
     passed = sum(r.passed for r in done)
     return {
         **meta,
         "problems_selected": len(selected),
         "problems_done": len(done),
         "complete": len(done) == len(selected),
+        "infra_errors": [{"task_id": r.task_id, "reason": r.reason} for r in lost],
         "passed": passed,
         "pass_at_1": round(100 * passed / len(done), 2) if done else 0.0,
         "outcomes": dict(Counter(r.outcome for r in done).most_common()),
@@ -140,6 +151,10 @@ def render_markdown(summary: dict[str, Any]) -> str:
         lines += ["", (f"**{harness} problem(s) could not be tested (harness_error: codeloop's "
                        "test harness failed, not the candidate).** pass@1 counts them as "
                        "failed; fix the cause and re-run them.")]
+    if lost := summary.get("infra_errors"):
+        lines += ["", (f"**{len(lost)} problem(s) have no answer: the infrastructure lost them "
+                       "(not counted in pass@1; `--resume` runs them again).**"), ""]
+        lines += [f"- {p['task_id']}: {p['reason']}" for p in lost]
     failures = [p for p in summary["problems"] if not p["passed"]]
     if failures:
         lines += ["", "## Failures", "", "| problem | outcome | reason |", "|---|---|---|"]

