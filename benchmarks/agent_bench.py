@@ -6,6 +6,10 @@ after the agent finishes). The task passes when test_command exits 0 in the sand
 
     python benchmarks/agent_bench.py --model local:qwen2.5-coder-1.5b \
         --mode both --out benchmarks/agent_results.json
+
+With `--executor ray` each (task, mode) is a unit on a Ray cluster: the unit carries the task's
+files (a node needs codeloop, not this repository), builds its model once per worker process,
+and returns its result and transcript; only this process writes them.
 """
 
 from __future__ import annotations
@@ -139,6 +143,66 @@ def summarise(results: list[TaskResult]) -> str:
     return "\n".join(lines)
 
 
+def pack_task(folder: Path) -> dict[str, bytes]:
+    """The task's files/ and check/ as {relative path: bytes}, to ship in a unit."""
+    return {str(p.relative_to(folder)): p.read_bytes() for sub in ("files", "check")
+            for p in sorted((folder / sub).rglob("*")) if p.is_file()}
+
+
+def run_unit(unit: dict) -> dict:
+    """One (task, mode) wherever the executor runs it: its result and its transcript."""
+    from codeloop.bench.unit import check_node_sandbox, worker_model
+    from codeloop.jobs.react.state import AgentLimits
+
+    check_node_sandbox()  # never run a task's code outside the sandbox, on any node
+    llm = worker_model(unit["model"], unit["settings"])
+    limits = AgentLimits(max_steps=unit["max_steps"],
+                         max_tokens_per_step=unit["settings"]["max_tokens"])
+    with tempfile.TemporaryDirectory(prefix="agent-bench-unit-") as scratch:
+        folder = Path(scratch)
+        for relative, data in unit["files"].items():
+            (folder / relative).parent.mkdir(parents=True, exist_ok=True)
+            (folder / relative).write_bytes(data)
+        for sub in ("files", "check"):
+            (folder / sub).mkdir(exist_ok=True)
+        transcript = folder / "transcript.jsonl"
+        result = run_task(llm, unit["name"], unit["spec"], folder, unit["mode"], limits,
+                          transcript)
+        return {"result": asdict(result), "transcript": transcript.read_text()}
+
+
+def _run_on_cluster(args, settings, jobs, record) -> None:
+    """Every (task, mode) as a unit; results recorded as they come back."""
+    from concurrent.futures import FIRST_COMPLETED, wait
+
+    from codeloop.bench.unit import portable_model_spec
+    from codeloop.jobs.ray_executor import RayExecutor
+
+    model = portable_model_spec(args.model)
+    threads = max(1, settings.n_threads) if model.startswith("local:") else 1
+    worker_settings = settings.model_copy(update={"model": model, "n_threads": threads})
+    executor = RayExecutor(args.ray_address, max_workers=args.workers, num_cpus=threads)
+    try:
+        futures = {executor.submit(run_unit, {
+            "name": name, "spec": spec, "files": pack_task(folder), "mode": mode,
+            "model": model, "settings": worker_settings.model_dump(),
+            "max_steps": args.max_steps}): (name, mode) for name, spec, folder, mode in jobs}
+        while futures:
+            done, _ = wait(set(futures), return_when=FIRST_COMPLETED)
+            for future in done:
+                name, mode = futures.pop(future)
+                try:
+                    out = future.result()
+                except Exception as exc:  # noqa: BLE001 - a lost unit is said, not scored
+                    cause = executor.cause(exc)
+                    reason = executor.infra_failure(exc) or f"{type(cause).__name__}: {cause}"
+                    print(f"{name} [{mode}]: NO RESULT ({reason})", flush=True)
+                    continue
+                record(TaskResult(**out["result"]), out["transcript"])
+    finally:
+        executor.shutdown(wait=False, cancel_pending=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", required=True, help="model spec, e.g. local:/path/x.gguf")
@@ -151,6 +215,11 @@ def main() -> None:
     parser.add_argument("--max-steps", type=int, default=15)
     parser.add_argument("--out", type=Path, help="write the results as JSON here, and each "
                         "run's events to the folder of the same name without .json")
+    parser.add_argument("--executor", choices=["local", "ray"], default="local")
+    parser.add_argument("--ray-address", help="ray: auto, ray://HOST:PORT or HOST:PORT "
+                        "(default CODELOOP_RAY_ADDRESS, else a local cluster)")
+    parser.add_argument("--workers", type=int, help="ray: units in flight (default: the "
+                        "cluster's CPUs)")
     args = parser.parse_args()
 
     from codeloop.config import load_config
@@ -158,24 +227,33 @@ def main() -> None:
     from codeloop.llm.registry import get_llm
 
     settings = load_config().settings
-    llm = get_llm(args.model, settings)
-    limits = AgentLimits(max_steps=args.max_steps, max_tokens_per_step=settings.max_tokens)
     modes = {"both": ["single", "multi"], "all": ["single", "tools", "multi"]}.get(
         args.mode, [args.mode])
     results = []
     transcripts = args.out.with_suffix("") if args.out else None
     if transcripts is not None:
         transcripts.mkdir(parents=True, exist_ok=True)
-    for name, spec, folder in load_tasks(args.tasks):
-        for mode in modes:
+
+    def record(result: TaskResult, transcript: str | None = None) -> None:
+        print(f"{result.task} [{result.mode}]: {'PASS' if result.passed else 'FAIL'} "
+              f"({result.status}, {result.steps} steps, {result.tokens} tokens, "
+              f"{result.seconds}s)", flush=True)
+        results.append(result)
+        if transcripts is not None and transcript is not None:
+            (transcripts / f"{result.task}.{result.mode}.jsonl").write_text(transcript)
+        if args.out:
+            args.out.write_text(json.dumps([asdict(r) for r in results], indent=2))
+
+    jobs = [(name, spec, folder, mode) for name, spec, folder in load_tasks(args.tasks)
+            for mode in modes]
+    if args.executor == "ray":
+        _run_on_cluster(args, settings, jobs, record)
+    else:
+        llm = get_llm(args.model, settings)
+        limits = AgentLimits(max_steps=args.max_steps, max_tokens_per_step=settings.max_tokens)
+        for name, spec, folder, mode in jobs:
             transcript = transcripts / f"{name}.{mode}.jsonl" if transcripts else None
-            result = run_task(llm, name, spec, folder, mode, limits, transcript)
-            print(f"{name} [{mode}]: {'PASS' if result.passed else 'FAIL'} ({result.status}, "
-                  f"{result.steps} steps, {result.tokens} tokens, {result.seconds}s)",
-                  flush=True)
-            results.append(result)
-            if args.out:
-                args.out.write_text(json.dumps([asdict(r) for r in results], indent=2))
+            record(run_task(llm, name, spec, folder, mode, limits, transcript))
     print(summarise(results))
 
 

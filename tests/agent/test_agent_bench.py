@@ -52,3 +52,32 @@ def test_suite_has_ten_tasks_that_all_start_failing(bench):
         result = bench.run_task(scripted(finish("nothing")), name, spec, folder,
                                 "single", AgentLimits())
         assert not result.passed, name
+
+
+@pytest.mark.ray
+def test_the_suite_runs_on_a_ray_cluster_and_only_the_driver_writes(tmp_path):
+    """`--executor ray`: the task travels in the unit, a worker process runs it, the result
+    and the transcript come back and are written here."""
+    import subprocess
+
+    if not __import__("os").environ.get("CI"):
+        pytest.importorskip("ray")
+    from agent_replies import script
+
+    script_file = tmp_path / "script.json"
+    script_file.write_text(json.dumps(script(
+        act("write_file", path="fizzbuzz.py", content=FIZZ, start_line=None, end_line=None),
+        finish("done"))))
+    out = tmp_path / "results.json"
+    run = subprocess.run(
+        [sys.executable, str(BENCH), "--model", f"scripted:{script_file}", "--mode", "tools",
+         "--tasks", "create_fizzbuzz", "--executor", "ray", "--workers", "1", "--out",
+         str(out)], capture_output=True, text=True, timeout=300, check=False,
+        cwd=tmp_path)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "create_fizzbuzz [tools]: PASS" in run.stdout
+    [result] = json.loads(out.read_text())
+    assert result["passed"] and result["steps"] == 1 and result["mode"] == "tools"
+    events = [json.loads(line) for line in
+              (tmp_path / "results" / "create_fizzbuzz.tools.jsonl").read_text().splitlines()]
+    assert [e["tool"] for e in events if e["type"] == "tool_call"] == ["write_file"]

@@ -58,14 +58,15 @@ def forget_models() -> None:
         _MODELS.clear()
 
 
-def _model_for(unit: BenchUnit) -> LLM:
+def worker_model(model: str, settings: dict[str, Any]) -> LLM:
+    """The model for units in this process: built from its spec on first use, then kept."""
     from codeloop.config import Settings
     from codeloop.llm.registry import get_llm
 
-    key = _model_key(unit.model, unit.settings)
+    key = _model_key(model, settings)
     with _MODELS_LOCK:
         if key not in _MODELS:
-            _MODELS[key] = get_llm(unit.model, Settings.model_validate(unit.settings))
+            _MODELS[key] = get_llm(model, Settings.model_validate(settings))
         return _MODELS[key]
 
 
@@ -83,7 +84,7 @@ def node_name() -> str:
     return host
 
 
-def _check_sandbox() -> None:
+def check_node_sandbox() -> None:
     from codeloop.sandbox.bwrap import check_tools, runs_as_root
     from codeloop.sandbox.types import SandboxUnavailable
 
@@ -105,13 +106,13 @@ def run_unit(unit: BenchUnit) -> ProblemRecord:
     from codeloop.bench.strategies import get_strategy
 
     try:
-        _check_sandbox()
+        check_node_sandbox()
     except NodeSandboxMissing as exc:
         if unit.sandbox_missing == "raise":
             raise
         return infra_record(unit.problem.task_id, str(exc))
     strategy = get_strategy(unit.strategy, **unit.strategy_options)
-    return run_problem(strategy, unit.problem, _model_for(unit), timeout=unit.timeout)
+    return run_problem(strategy, unit.problem, worker_model(unit.model, unit.settings), timeout=unit.timeout)
 
 
 def portable_model_spec(spec: str) -> str:
