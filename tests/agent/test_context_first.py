@@ -99,6 +99,22 @@ def test_after_three_failed_attempts_the_tools_go_on_with_what_was_learnt(repo, 
     assert "int(text.strip())" in context and "1 failed, 1 passed" in context
 
 
+def test_after_a_failed_direct_edit_the_tools_get_a_smaller_budget(repo, store, snapshots):
+    """The tools after three failed direct attempts stop at `after_direct_budget` more
+    tokens, well before the turn's own budget."""
+    wrong = BUGGY.replace("int(text)", "int(text.strip())")
+    reads = [act("read_file", path="people.py", start_line=None, end_line=None)] * 6
+    llm = scripted(_whole("people.py", wrong), _whole("people.py", wrong),
+                   _whole("people.py", wrong), *reads, finish("Could not fix it."))
+    limits = AgentLimits(max_steps=20, token_budget=60_000, after_direct_budget=900)
+    result = _ask(llm, _workspace(repo), store, snapshots, limits=limits)
+    assert result.status == "token_budget"
+    assert "over the budget left for the tools after a direct edit that failed" in result.answer
+    assert result.tokens < 60_000
+    direct = sum(1 for call in llm.calls if "FILE: people.py" in call[-1].content)
+    assert direct == 3 and len(llm.calls) < 3 + 2 * 6  # cut before the scripted reads ran out
+
+
 def test_a_request_that_names_no_file_goes_to_the_tools(repo, store, snapshots):
     llm = scripted(act("list_files", path=".", pattern="*"), finish("A README."))
     result = _ask(llm, repo, store, snapshots, request="What is in this project?")
@@ -184,3 +200,45 @@ def test_a_file_sent_back_unchanged_is_said_so_and_only_functions_are_asked(repo
             "change the lines it points at") in second
     assert "Reply with only the functions or classes you change" in second
     assert "Reply with only the functions" not in first and "each written whole: a line" in first
+
+
+GREET = 'def greet(name):\n    return "hi " + name\n'
+GREET_STRIPPED = 'def greet(name):\n    return "hi " + name.strip()\n'
+GREET_BOTH = GREET_STRIPPED + '\n\ndef farewell(name):\n    return "bye " + name.strip()\n'
+GREET_TESTS = ("from greet import greet\n\n\ndef test_strips():\n"
+               "    assert greet(' Bo ') == 'hi Bo'\n")
+MULTI_PART = ("Change greet in greet.py so that it strips the spaces around the name. Also add a "
+              "function farewell(name) to greet.py that returns 'bye ' followed by the stripped "
+              "name, and keep the behaviour of greet for names without spaces.")
+
+
+def _greet_workspace(repo):
+    (repo.root / "greet.py").write_text(GREET)
+    (repo.root / "test_greet.py").write_text(GREET_TESTS)
+    return repo
+
+
+def test_a_multi_part_request_is_checked_part_by_part_once_its_tests_pass(repo, store,
+                                                                         snapshots):
+    llm = scripted(_whole("greet.py", GREET_STRIPPED), _whole("greet.py", GREET_BOTH))
+    result = _ask(llm, _greet_workspace(repo), store, snapshots, request=MULTI_PART)
+    assert result.status == "finished"
+    assert (repo.root / "greet.py").read_text() == GREET_BOTH  # the missing part was added
+    check = llm.calls[1][-1].content
+    assert "read the request again, one part at a" in check
+    assert GREET_STRIPPED in check and "pass now" in check
+
+
+def test_a_check_that_finds_nothing_missing_changes_nothing(repo, store, snapshots):
+    llm = scripted(_whole("greet.py", GREET_BOTH), "DONE")
+    result = _ask(llm, _greet_workspace(repo), store, snapshots, request=MULTI_PART)
+    assert result.status == "finished" and len(llm.calls) == 2
+    assert (repo.root / "greet.py").read_text() == GREET_BOTH
+
+
+def test_a_check_whose_change_breaks_the_tests_is_put_back(repo, store, snapshots):
+    broken = GREET_BOTH.replace('"hi " + name.strip()', '"hello " + name')
+    llm = scripted(_whole("greet.py", GREET_STRIPPED), _whole("greet.py", broken))
+    result = _ask(llm, _greet_workspace(repo), store, snapshots, request=MULTI_PART)
+    assert result.status == "finished" and "the tests pass" in result.answer
+    assert (repo.root / "greet.py").read_text() == GREET_STRIPPED

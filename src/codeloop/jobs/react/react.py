@@ -51,10 +51,13 @@ class _Loop:
             return self._stop_with_output(state, "step_cap",
                                           f"Stopped: reached the step cap ({limits.max_steps} "
                                           "steps) before the task was finished.")
-        if state["tokens"] >= limits.token_budget:
+        budget = min(limits.token_budget, state.get("budget") or limits.token_budget)
+        if state["tokens"] >= budget:
+            why = ("the budget left for the tools after a direct edit that failed"
+                   if budget < limits.token_budget else "the token budget")
             return self._stop(state, "token_budget",
-                              f"Stopped: used {state['tokens']} tokens, over the token budget "
-                              f"of {limits.token_budget}, before the task was finished.")
+                              f"Stopped: used {state['tokens']} tokens, over {why} "
+                              f"of {budget}, before the task was finished.")
         seen = dict(state["seen"])
         try:
             asked = self.asker.ask(state, [])
