@@ -175,11 +175,12 @@ def _run_on_cluster(args, settings, jobs, record) -> None:
     """Every (task, mode) as a unit; results recorded as they come back."""
     from concurrent.futures import FIRST_COMPLETED, wait
 
-    from codeloop.bench.unit import portable_model_spec
+    from codeloop.bench.unit import portable_model_spec, unit_threads
     from codeloop.jobs.ray_executor import RayExecutor
+    from codeloop.llm.registry import parse_spec
 
     model = portable_model_spec(args.model)
-    threads = max(1, settings.n_threads) if model.startswith("local:") else 1
+    threads = unit_threads(settings.n_threads, parse_spec(model).backend)
     worker_settings = settings.model_copy(update={"model": model, "n_threads": threads})
     executor = RayExecutor(args.ray_address, max_workers=args.workers, num_cpus=threads)
     try:

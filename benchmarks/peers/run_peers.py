@@ -514,7 +514,8 @@ def write_report(out: Path, args: argparse.Namespace) -> None:
          "root):"), "", "```", ".venv/bin/python benchmarks/peers/run_peers.py --install-only",
         FULL_COMMAND, "```", "",
         "The numbers below came from:", "", "```",
-        *sorted({v["command"] for v in runs.values()}), "```", "",
+        *sorted({c for v in runs.values() for c in v.get("commands", [v.get("command")])
+                 if c}), "```", "",
         ("| agent | tasks solved | median seconds | mean tokens per task "
          "| median tokens per task |"), "|---|---|---|---|---|",
     ]
@@ -522,7 +523,7 @@ def write_report(out: Path, args: argparse.Namespace) -> None:
         ours = [r for r in json.loads(args.codeloop_results.read_text())
                 if r["mode"] == "single" and r["task"] in tasks]
         if ours:
-            lines.append(_row(f"codeloop ({args.codeloop_results.name})", ours))
+            lines.append(_row(f"codeloop ({args.codeloop_results.parent.name})", ours))
     for peer, rows in results.items():
         lines.append(_row(runs[peer].get("peer", peer), rows))
     lines += ["", "Per task (pass, seconds, tokens, model calls, final status):", "",

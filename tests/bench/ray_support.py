@@ -1,4 +1,4 @@
-"""Helpers for the Ray tests: scripts the scripted model answers from any worker process (by
+"""Helpers for the bench and Ray tests: scripts the scripted model answers from any worker process (by
 the problem's entry point), stable record views, and finding the unit's worker process."""
 
 from __future__ import annotations
@@ -22,6 +22,14 @@ def write_script(path: Path, problems, *, wrong=(), no_code=(), delay: float = 0
                  preamble: str = "") -> str:
     """A script file answering each problem by its entry point (any order, any process);
     the spec `scripted:PATH`. `preamble` goes before every answer's code."""
+    rules = answer_rules(problems, wrong, no_code, preamble)
+    path.write_text(json.dumps({"replies": rules, "delay_seconds": delay}), encoding="utf-8")
+    return f"scripted:{path}"
+
+
+def answer_rules(problems, wrong=(), no_code=(), preamble: str = "") -> list[dict]:
+    """One reply per problem, chosen by its entry point, so order does not matter: the
+    reference solution, a wrong one (`wrong`) or no code (`no_code`)."""
     rules = []
     for p in problems:
         if p.task_id in no_code:
@@ -31,8 +39,7 @@ def write_script(path: Path, problems, *, wrong=(), no_code=(), delay: float = 0
         else:
             reply = fenced(preamble + p.prompt + p.reference)
         rules.append({"match": f"def {p.entry_point}(", "reply": reply})
-    path.write_text(json.dumps({"replies": rules, "delay_seconds": delay}), encoding="utf-8")
-    return f"scripted:{path}"
+    return rules
 
 
 def records(run_dir: Path) -> list[dict]:

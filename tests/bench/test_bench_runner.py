@@ -3,6 +3,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from ray_support import answer_rules, fenced
 
 from codeloop.bench.meta import run_meta
 from codeloop.bench.records import RESULTS_FILE, RUN_FILE, SUMMARY_JSON, SUMMARY_MD, RunDirError
@@ -16,22 +17,8 @@ IDS = ["HumanEval/0", "HumanEval/2", "HumanEval/4", "HumanEval/7"]
 VOLATILE = {"date", "command", "seconds", "score_seconds"}
 
 
-def fenced(code: str) -> str:
-    return f"```python\n{code}\n```"
-
-
 def _rules(problems, wrong: set[str] = frozenset(), no_code: set[str] = frozenset()):
-    """One reply per problem, chosen by its entry point, so order does not matter."""
-    rules = []
-    for p in problems:
-        if p.task_id in no_code:
-            reply = "I am not sure how to do this."
-        elif p.task_id in wrong:
-            reply = fenced(f"def {p.entry_point}(*args):\n    return None")
-        else:
-            reply = fenced(p.prompt + p.reference)
-        rules.append({"match": f"def {p.entry_point}(", "reply": reply})
-    return rules
+    return answer_rules(problems, wrong, no_code)
 
 
 def _meta(strategy="oneshot", model="scripted"):

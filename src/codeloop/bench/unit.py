@@ -115,6 +115,13 @@ def run_unit(unit: BenchUnit) -> ProblemRecord:
     return run_problem(strategy, unit.problem, worker_model(unit.model, unit.settings), timeout=unit.timeout)
 
 
+def unit_threads(n_threads: int, backend: str) -> int:
+    """CPUs one unit takes: an embedded model's llama.cpp threads (CODELOOP_N_THREADS, 1 when
+    unset: several units share a node and must not each take all its cores); 1 for a unit
+    that waits on a server."""
+    return max(1, n_threads) if backend == "local" else 1
+
+
 def portable_model_spec(spec: str) -> str:
     """A spec whose file path works from any working directory (a Ray worker's is not the
     driver's): scripted and local file paths made absolute."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from codeloop.bench.unit import BenchUnit, portable_model_spec
+from codeloop.bench.unit import BenchUnit, portable_model_spec, unit_threads
 from codeloop.commands.common import err_console, fail
 from codeloop.config import Settings
 from codeloop.jobs.executor import Executor
@@ -20,13 +20,6 @@ class Cluster:
     runtime: dict[str, Any]
 
 
-def unit_threads(settings: Settings, backend: str) -> int:
-    """CPUs one unit takes: an embedded model's llama.cpp threads (CODELOOP_N_THREADS, 1 when
-    unset: several units share a node and must not each take all its cores); 1 for a unit
-    that waits on a server."""
-    return max(1, settings.n_threads) if backend == "local" else 1
-
-
 def connect_cluster(settings: Settings, workers: int | None, address: str | None,
                     timeout: float, strategy: str, options: dict[str, Any]) -> Cluster:
     from codeloop.jobs.ray_executor import RayConnectError, RayExecutor, RayNotInstalled
@@ -37,7 +30,7 @@ def connect_cluster(settings: Settings, workers: int | None, address: str | None
         backend = parse_spec(settings.model).backend
     except UnknownModelSpec as exc:
         fail(str(exc))
-    threads = unit_threads(settings, backend)
+    threads = unit_threads(settings.n_threads, backend)
     worker_settings = settings.model_copy(update={
         "model": portable_model_spec(settings.model), "n_threads": threads})
     try:
