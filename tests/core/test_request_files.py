@@ -64,19 +64,3 @@ def test_local_imports_resolve_modules_packages_and_relative_imports():
     assert local_imports("from . import util\nfrom .util import f\n", "pkg/__init__.py",
                          FILES) == ["pkg/util.py"]
     assert local_imports("def broken(:\n", "x.py", FILES) == []
-
-
-def test_multi_part_requests_are_long_change_requests_that_are_not_repairs():
-    from codeloop.jobs.request_files import is_multi_part
-
-    long_change = ("Add a --json flag to cli.py: with it, the command prints the totals as one "
-                   "JSON object that maps each category to its total. --min must still apply. "
-                   "Without --json the output stays as it is.")
-    assert is_multi_part(long_change)
-    assert not is_multi_part("Add a --json flag to cli.py. Keep the rest.")  # short
-    assert not is_multi_part("The tests in test_x.py fail. Find and fix the bug in x.py, and "
-                             "make sure that every one of the cases that the tests check and "
-                             "all the other cases work as the docstring says they should.")
-    assert not is_multi_part("What does cli.py do with the --min flag, and why does it print "
-                             "the totals in the order it does when there are many of them? "
-                             "Explain the code path and the data flow through the module.")

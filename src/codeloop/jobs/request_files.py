@@ -88,17 +88,6 @@ def asks_for_change(request: str) -> bool:
     return bool(_CHANGE.search(text))
 
 
-MULTI_PART_MIN_WORDS = 30
-
-
-def is_multi_part(request: str) -> bool:
-    """A change request that asks for several things (two sentences or more, 30 words or
-    more) and is not a plain repair: after its tests pass, the agent checks it part by part."""
-    sentences = [s for s in re.split(r"[.!?](?:\s|$)", request.strip()) if s.strip()]
-    return (asks_for_change(request) and not protects_tests(request) and len(sentences) >= 2
-            and len(request.split()) >= MULTI_PART_MIN_WORDS)
-
-
 def mentions_tests(request: str) -> bool:
     return bool(_MENTIONS_TESTS.search(request))
 

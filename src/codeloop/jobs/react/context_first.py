@@ -33,7 +33,7 @@ from codeloop.jobs.edits import apply_blocks, edit_blocks, whole_files
 from codeloop.jobs.prompts import load_prompt
 from codeloop.jobs.react.context_plan import Plan, plan_context, safe_read, test_command
 from codeloop.jobs.react.state import AgentSpec, AgentState, message
-from codeloop.jobs.request_files import is_multi_part, is_test_path
+from codeloop.jobs.request_files import is_test_path
 from codeloop.jobs.stage import ask_model
 from codeloop.llm.base import LLM, LLMError
 from codeloop.redaction import redact_secrets
@@ -117,50 +117,15 @@ class ContextFirst:
             if command:
                 tests = self._run_tests(command)
                 if tests[0]:
-                    if is_multi_part(request):
-                        written, cost = self._check_request(request, plan, shown, tests,
-                                                            command, written)
-                        tokens, steps = tokens + cost, steps + 1
                     return self._finished(state, written, tests, tokens, steps)
             else:
                 return self._finished(state, written, None, tokens, steps)
         return self._hand_over(state, plan, shown, tests, command, notes, tokens, steps)
 
-    def _check_request(self, request: str, plan: Plan, shown: dict[str, str],
-                       tests: tuple[bool, str], command: str, written: list[str]
-                       ) -> tuple[list[str], int]:
-        """The tests pass; one more look at a multi-part request, part by part. What it
-        changes is kept only if the tests still pass (else the files are put back): the check
-        can add a missing part, never lose the passing state. (written, tokens spent)."""
-        self._say("the tests pass: checking the request part by part")
-        try:
-            reply = ask_model(self.llm, self._messages(request, plan, shown, tests, command, 1,
-                                                       [], False, check=True),
-                              stage=self.spec.name, bus=self.bus,
-                              max_tokens=self.prompt.max_tokens,
-                              temperature=self.prompt.temperature)
-        except LLMError:
-            return written, 0
-        cost = reply.usage.total_tokens
-        changes, _problems = self._changes(reply.text, plan, shown)
-        # Only files already there: a check that fails is undone by writing them back.
-        changes = {p: t for p, t in changes.items() if p in shown and shown[p] != t}
-        if not changes:
-            return written, cost
-        before = {p: shown[p] for p in changes}
-        done, _refused = self._write(changes, plan)
-        if done and self._run_tests(command)[0]:
-            shown.update({p: changes[p] for p in done})
-            self._say(f"the check changed {', '.join(done)}; the tests still pass")
-            return written + [p for p in done if p not in written], cost
-        self._write({p: before[p] for p in done}, plan)
-        self._say("the check's change broke the tests: put back")
-        return written, cost
-
     # ------------------------------------------------------------------ the prompt
     def _messages(self, request: str, plan: Plan, shown: dict[str, str],
                   tests: tuple[bool, str] | None, command: str | None, attempt: int,
-                  problems: list[str], echoed: bool, check: bool = False):
+                  problems: list[str], echoed: bool):
         files = [{"path": p, "content": _with_newline(shown[p]), "language": language_of(p),
                   "test": p in plan.spec} for p in plan.spec + plan.edit if p in shown]
         large = [p for p in plan.edit if len(shown.get(p, "").splitlines()) > WHOLE_FILE_MAX_LINES]
@@ -168,7 +133,7 @@ class ContextFirst:
                                     tests=tests[1] if tests else "",
                                     passed=bool(tests and tests[0]), command=command or "",
                                     attempt=attempt, large=large, protect=plan.protect,
-                                    problems=problems, functions_only=echoed, check=check)
+                                    problems=problems, functions_only=echoed)
 
     # ------------------------------------------------------------------ the reply
     def _changes(self, reply: str, plan: Plan, shown: dict[str, str]) -> tuple[dict[str, str],
