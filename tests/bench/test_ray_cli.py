@@ -33,10 +33,11 @@ def _free_port() -> int:
 def head():
     """A head node with 2 CPUs, as `ray start` makes one for users; `--block` keeps it in the
     foreground, so stopping that one process stops this cluster and no other one."""
-    port = _free_port()
+    port, client_port = _free_port(), _free_port()
     env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
     proc = subprocess.Popen([RAY, "start", "--head", "--node-ip-address=127.0.0.1",
-                             f"--port={port}", "--num-cpus=2", "--include-dashboard=false",
+                             f"--port={port}", f"--ray-client-server-port={client_port}",
+                             "--num-cpus=2", "--include-dashboard=false",
                              "--disable-usage-stats", "--block"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     address = f"127.0.0.1:{port}"
@@ -46,7 +47,7 @@ def head():
         probe, capture_output=True, timeout=120, env={**env, "RAY_AUTH_MODE": "token"},
         check=False).returncode == 0, timeout=180, step=1.0)
     assert ready, "ray start --head did not come up"
-    yield address
+    yield {"gcs": address, "client": f"ray://127.0.0.1:{client_port}"}
     proc.send_signal(signal.SIGTERM)
     try:
         proc.wait(timeout=60)
@@ -72,7 +73,7 @@ def test_ctrl_c_and_a_killed_driver_leave_a_run_resume_finishes_once(head, tmp_p
     model = write_script(tmp_path / "script.json", problems, delay=1.5)
     out = tmp_path / "run"
     results = out / "results.jsonl"
-    command = _command(model, out, head, len(problems))
+    command = _command(model, out, head["gcs"], len(problems))
 
     # Ctrl-C: the outstanding units are cancelled, the finished ones kept, exit 130.
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -104,6 +105,19 @@ def test_ctrl_c_and_a_killed_driver_leave_a_run_resume_finishes_once(head, tmp_p
     assert summary["options"]["executor"] == "ray"
     run = json.loads((out / "run.json").read_text())
     assert len(run["resumed"]) == 2
+
+
+def test_a_ray_client_address_runs_the_units_on_that_cluster(head, tmp_path, humaneval):
+    problems = list(humaneval.values())[:3]
+    model = write_script(tmp_path / "script.json", problems, wrong={problems[1].task_id})
+    out = tmp_path / "run"
+    done = subprocess.run(_command(model, out, head["client"], 3) + ["--json"],
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    assert f"executor: ray at {head['client']}" in done.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["complete"] and summary["passed"] == 2
+    assert sorted(r["task_id"] for r in records(out)) == sorted(p.task_id for p in problems)
 
 
 def test_without_ray_installed_it_says_what_to_install(tmp_path, humaneval):

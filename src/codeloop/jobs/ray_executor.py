@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any, Self, TypeVar
@@ -25,6 +26,7 @@ RAY_EXTRA = "pip install 'codeloop[ray]'"
 ADDRESS_ENV = "CODELOOP_RAY_ADDRESS"
 # A unit whose worker died is run again once: "fails twice" is an infrastructure error.
 DEFAULT_MAX_RETRIES = 1
+CLIENT_TRIES = 3
 
 
 class RayNotInstalled(RuntimeError):
@@ -88,11 +90,20 @@ class RayExecutor:
         if self.address is None:
             options["num_cpus"] = local_cpus or os.cpu_count() or 1
             self._started_here = True
-        try:
-            ray.init(address=self.address, **options)
-        except Exception as exc:
-            where = self.address or "a local cluster"
-            raise RayConnectError(f"cannot connect to Ray at {where}: {exc}") from exc
+        # Ray's client server sometimes fails a first connection while it starts the
+        # per-client server (seen here under load: psutil on a process that had just gone);
+        # a client address gets two more tries. One clear line when all fail.
+        tries = CLIENT_TRIES if (self.address or "").startswith("ray://") else 1
+        for attempt in range(1, tries + 1):
+            try:
+                ray.init(address=self.address, **options)
+                return
+            except Exception as exc:
+                if attempt < tries:
+                    time.sleep(2.0 * attempt)
+                    continue
+                where = self.address or "a local cluster"
+                raise RayConnectError(f"cannot connect to Ray at {where}: {exc}") from exc
 
     def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
         task = self._ray.remote(fn).options(
