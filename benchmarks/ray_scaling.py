@@ -76,7 +76,7 @@ def scripted(args) -> dict:
         settings = Settings(model=model)
         rows["local"] = _timed(problems, Path(tmp) / "local", model_name=model,
                                llm=get_llm(model, settings))
-        ray.init(num_cpus=max(args.workers), include_dashboard=False, log_to_driver=False,
+        ray.init(address="local", num_cpus=max(args.workers), include_dashboard=False, log_to_driver=False,
                  configure_logging=False)
         try:
             for workers in args.workers:
@@ -98,7 +98,7 @@ def server(args) -> dict:
     settings = load_config().settings.model_copy(update={"model": args.model})
     problems = _problems(args.problems)
     rows = {}
-    ray.init(num_cpus=max(args.workers), include_dashboard=False, log_to_driver=False,
+    ray.init(address="local", num_cpus=max(args.workers), include_dashboard=False, log_to_driver=False,
              configure_logging=False)
     try:
         with tempfile.TemporaryDirectory() as tmp:

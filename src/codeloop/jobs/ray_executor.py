@@ -96,7 +96,8 @@ class RayExecutor:
         tries = CLIENT_TRIES if (self.address or "").startswith("ray://") else 1
         for attempt in range(1, tries + 1):
             try:
-                ray.init(address=self.address, **options)
+                # "local": a new cluster for this run, never one that happens to be up here.
+                ray.init(address=self.address or "local", **options)
                 return
             except Exception as exc:
                 if attempt < tries:
