@@ -201,3 +201,45 @@ def test_a_file_sent_back_unchanged_is_said_so_and_only_functions_are_asked(repo
     assert "Reply with only the functions or classes you change" in second
     assert "Reply with only the functions" not in first and "each written whole: a line" in first
 
+
+
+SETTINGS = ('import json\nfrom pathlib import Path\n\n\ndef load():\n'
+            '    data = json.loads(Path(__file__).with_name("config.json").read_text())\n'
+            '    return {"timeout": data["timeout"]}\n')
+SETTINGS_NEW = SETTINGS.replace('return {"timeout": data["timeout"]}',
+                                'return {"timeout": data["timeout"], '
+                                '"retries": data.get("max_retries", 3)}')
+SETTINGS_TESTS = ("from settings import load\n\n\ndef test_timeout():\n"
+                  "    assert load()['timeout'] >= 10\n")
+CONFIG_REQUEST = ("Set the timeout to 30 in config.json and add max_retries 5 to it. Make "
+                  "settings.py read max_retries into the result of load (3 when not set).")
+
+
+def _config_workspace(repo):
+    (repo.root / "config.json").write_text('{\n  "timeout": 10\n}\n')
+    (repo.root / "settings.py").write_text(SETTINGS)
+    (repo.root / "test_settings.py").write_text(SETTINGS_TESTS)
+    return repo
+
+
+def _json_block(text: str) -> str:
+    return f"FILE: config.json\n```json\n{text}```\n\n"
+
+
+def test_a_json_file_in_the_reply_is_written_beside_the_python(repo, store, snapshots):
+    config = '{\n  "timeout": 30,\n  "max_retries": 5\n}\n'
+    llm = scripted(_json_block(config) + _whole("settings.py", SETTINGS_NEW))
+    result = _ask(llm, _config_workspace(repo), store, snapshots, request=CONFIG_REQUEST)
+    assert result.status == "finished"
+    assert (repo.root / "config.json").read_text() == config
+    assert (repo.root / "settings.py").read_text() == SETTINGS_NEW
+
+
+def test_a_json_file_that_does_not_parse_is_not_written(repo, store, snapshots):
+    broken = '{\n  "timeout": 30,\n  max_retries: 5\n}\n'
+    fixed = '{\n  "timeout": 30,\n  "max_retries": 5\n}\n'
+    llm = scripted(_json_block(broken), _json_block(fixed))
+    result = _ask(llm, _config_workspace(repo), store, snapshots, request=CONFIG_REQUEST)
+    assert result.status == "finished"
+    assert (repo.root / "config.json").read_text() == fixed
+    assert "config.json does not parse as JSON" in llm.calls[1][-1].content

@@ -85,3 +85,20 @@ def test_a_whole_file_rewrite_in_diff_mode_is_taken_only_when_it_is_the_whole_fi
     assert rewritten_files("pw.py\n```python\ndef (:\n```\n", two) == {}  # does not parse
     assert rewritten_files("other.py\n```python\nX = 1\n```\n",
                            two + [dict(two[0], file_path="b.py")]) == {}  # names no file
+
+
+def test_a_whole_file_after_a_file_line_is_taken_whatever_its_language():
+    """A JSON, YAML or shell file is a file too: its block is not dropped for not being
+    Python (the context-first edit could not change config.json before)."""
+    reply = ("FILE: config.json\n```json\n{\"timeout\": 30}\n```\n\n"
+             "FILE: deploy/app.yaml\n```yaml\nreplicas: 2\n```\n\n"
+             "FILE: run.sh\n```bash\necho hi\n```\n\n"
+             "FILE: settings.py\n```python\nx = 1\n```\n")
+    assert whole_files(reply) == {"config.json": '{"timeout": 30}\n',
+                                  "deploy/app.yaml": "replicas: 2\n", "run.sh": "echo hi\n",
+                                  "settings.py": "x = 1\n"}
+
+
+def test_a_python_file_skips_a_shell_block_before_its_code():
+    reply = "FILE: app.py\n```bash\npip install flask\n```\n```python\nimport flask\n```\n"
+    assert whole_files(reply) == {"app.py": "import flask\n"}

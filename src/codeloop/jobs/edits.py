@@ -29,9 +29,12 @@ def whole_files(reply: str, default_path: str | None = None) -> dict[str, str]:
     out: dict[str, str] = {}
     for i, mark in enumerate(marks):
         end = marks[i + 1].start() if i + 1 < len(marks) else len(reply)
-        blocks = code_blocks(reply[mark.end():end])
+        path = mark.group(1).strip()
+        # The FILE line says which file the block is, whatever its language; for a Python
+        # file a shell or JSON block before the code (a command to run) is still skipped.
+        blocks = code_blocks(reply[mark.end():end], any_language=not path.endswith(".py"))
         if blocks:
-            out[mark.group(1).strip()] = _with_newline(blocks[0])
+            out[path] = _with_newline(blocks[0])
     if not out and default_path is not None:
         blocks = code_blocks(reply)
         if len(blocks) == 1:

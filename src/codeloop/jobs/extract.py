@@ -18,17 +18,20 @@ _CODE_START = re.compile(r"^(def |async def |class |import |from \S+ import |@)"
 _NON_PYTHON = {"bash", "sh", "shell", "console", "text", "json", "yaml", "output", "plaintext"}
 
 
-def code_blocks(reply: str) -> list[str]:
+def code_blocks(reply: str, *, any_language: bool = False) -> list[str]:
     """Fenced blocks in order; an unclosed last fence (a reply cut by the token budget)
-    counts as a block running to the end."""
+    counts as a block running to the end. Blocks marked as shell, JSON, YAML or plain text
+    are left out (they are not the Python wanted) unless `any_language`: a whole file after
+    a `FILE: config.json` line is JSON."""
+    skip = set() if any_language else _NON_PYTHON
     blocks: list[str] = []
     end = 0
     for match in _FENCE.finditer(reply):
-        if match.group(2).lower() not in _NON_PYTHON:
+        if match.group(2).lower() not in skip:
             blocks.append(match.group(3))
         end = match.end()
     tail = _OPEN_FENCE.search(reply, end)
-    if tail and tail.group(2).lower() not in _NON_PYTHON:
+    if tail and tail.group(2).lower() not in skip:
         blocks.append(reply[tail.end():])
     return blocks
 

@@ -24,6 +24,7 @@ the tools are for.
 from __future__ import annotations
 
 import ast
+import json
 from typing import Any
 
 from codeloop.events import EventBus, Progress
@@ -163,7 +164,8 @@ class ContextFirst:
                     problems.append(problem)
                     continue
             elif not _parses(path, content):
-                problems.append(f"the new {path} does not parse as Python; it was not written")
+                kind = "JSON" if path.endswith(".json") else "Python"
+                problems.append(f"the new {path} does not parse as {kind}; it was not written")
                 continue
             out[path] = content
         return out, problems
@@ -257,10 +259,12 @@ def _whole_or_merged(old: str, content: str, path: str) -> tuple[str, str]:
 
 
 def _parses(path: str, text: str) -> bool:
-    if not path.endswith(".py"):
-        return True
+    """Python and JSON files must parse to be written; other files are taken as they are."""
     try:
-        ast.parse(text)
+        if path.endswith(".py"):
+            ast.parse(text)
+        elif path.endswith(".json"):
+            json.loads(text)
     except (SyntaxError, ValueError):
         return False
     return True
