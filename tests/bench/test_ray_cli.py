@@ -69,8 +69,9 @@ def _wait_for_lines(path: Path, count: int, proc: subprocess.Popen, timeout=180)
 
 def test_ctrl_c_and_a_killed_driver_leave_a_run_resume_finishes_once(head, tmp_path,
                                                                      humaneval):
-    problems = list(humaneval.values())[:8]
-    model = write_script(tmp_path / "script.json", problems, delay=1.5)
+    # Enough work (16 × 2.5 s on 2 workers) that the signals land mid-run even under load.
+    problems = list(humaneval.values())[:16]
+    model = write_script(tmp_path / "script.json", problems, delay=2.5)
     out = tmp_path / "run"
     results = out / "results.jsonl"
     command = _command(model, out, head["gcs"], len(problems))
