@@ -8,6 +8,8 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import pytest
+
 from codeloop.agent.factory import agent_spec
 from codeloop.agent.session import AgentSession
 from codeloop.agent.snapshots import Snapshots, init_repo
@@ -32,13 +34,17 @@ HOSTILE = {
 }
 
 
-def test_a_reply_naming_host_files_writes_none_of_them(tmp_path):
+# Since 3dfaa85 a FILE line's block is taken whatever its language tag (a config.json edit
+# was dropped before): the same files, in blocks tagged as shell, JSON, YAML and TOML.
+@pytest.mark.parametrize("fence", ["", "bash", "json", "yaml", "toml"])
+def test_a_reply_naming_host_files_writes_none_of_them(tmp_path, fence):
     root = tmp_path / "ws"
     root.mkdir()
     (root / "app.py").write_text("def f():\n    return 1\n")
     init_repo(root)
     config_before = (root / ".git" / "config").read_bytes()
-    reply = "".join(f"FILE: {path}\n```\n{text}```\n\n" for path, text in HOSTILE.items())
+    reply = "".join(f"FILE: {path}\n```{fence}\n{text}```\n\n"
+                    for path, text in HOSTILE.items())
     reply += "FILE: app.py\n```python\ndef f():\n    return 2\n```\n"
     workspace = Workspace.at(root)
     with RunStore(tmp_path / "store.sqlite") as store:
