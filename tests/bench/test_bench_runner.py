@@ -149,8 +149,7 @@ def _wrong_draft_rules(problems):
     """Two problems; the second one's draft is wrong (the rule fires once), its planned
     generation right."""
     p2 = problems[1]
-    return [{"match": "Analyse this", "reply": "- as described."},
-            {"match": "Write a short plan", "reply": "1. Do it."},
+    return [{"match": "Write a short plan", "reply": "1. Do it."},
             {"match": f"def {p2.entry_point}(", "times": 1,
              "reply": fenced(f"def {p2.entry_point}(*args):\n    return None")},
             ] + _rules(problems[:2])
@@ -162,14 +161,23 @@ def test_pipeline_records_per_stage_figures(problems, tmp_path):
                         tmp_path / "run", _meta(strategy="pipeline"))
     summary = outcome.summary
     assert summary["passed"] == 2
-    assert {"analysis", "planning", "generation", "review"} <= set(summary["stages"])
-    assert summary["stages"]["analysis"]["calls"] == 1  # only for the wrong draft
+    assert {"planning", "generation", "review"} <= set(summary["stages"])
+    assert "analysis" not in summary["stages"]  # a wrong draft goes straight to planning
+    assert summary["stages"]["planning"]["calls"] == 1  # only for the wrong draft
     assert summary["stages"]["generation"]["calls"] == 3
-    assert summary["llm"]["calls"] == sum(s["calls"] for s in summary["stages"].values()) == 5
+    assert summary["llm"]["calls"] == sum(s["calls"] for s in summary["stages"].values()) == 4
     records = [json.loads(ln) for ln in (tmp_path / "run" / RESULTS_FILE).read_text().splitlines()]
-    assert [r["calls"] for r in records] == [1, 4]
+    assert [r["calls"] for r in records] == [1, 3]
     assert all(r["extra"]["verdict"] == "Code is correct" for r in records)
     assert records[0]["extra"]["refinements"] == 0
+    # Every candidate is kept with its cost, so stopping rules can be measured afterwards.
+    kept = records[1]["extra"]["attempts"]
+    assert [a["strategy"] for a in kept] == ["draft", "generation"]
+    assert [a["accepted"] for a in kept] == [True, True]
+    assert kept[0]["passed"] < kept[0]["total"] and kept[1]["passed"] == kept[1]["total"]
+    assert sum(a["tokens"] for a in kept) == records[1]["prompt_tokens"] + \
+        records[1]["completion_tokens"]
+    assert "return None" in kept[0]["code"] and kept[0]["feedback"]
 
 
 def test_planfirst_runs_analysis_and_planning_for_every_problem(problems, tmp_path):

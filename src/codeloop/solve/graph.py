@@ -2,14 +2,17 @@
 alone, and the thinking stages run only for a draft that review finds wrong:
 
     START -> generation (draft) -> review -+-> END                          (correct)
-                                           +-> analysis -> planning -> generation -> review
+                                           +-> planning -> generation -> review
     ... -> review -+-> END                  (correct, or the refinement rounds are spent)
            ^       |
            +-- refinement <-+                (has issues)
 
 Why: on HumanEval the 1.5B model's draft from the plain prompt is right 69 % of the time,
 and analysis plus planning cost ~700 tokens before any code exists (and a plan sometimes
-makes a right answer wrong). With `draft_first=False` the stages run in the classic order
+makes a right answer wrong). After a wrong draft the plan is made in one call that is given
+the draft's failure: the separate analysis call cost ~260 tokens on MBPP (~340 on HumanEval)
+for each failed draft, and what it added to the plan was that failure (see
+prompts/planning.yaml). With `draft_first=False` the stages run in the classic order
 analysis -> planning -> generation -> review -> refinement for every task.
 
 LangGraph is imported here only, so `codeloop --help` never loads it.
@@ -30,13 +33,13 @@ from codeloop.solve.verify import review
 STAGE_ORDER = ("analysis", "planning", "generation", "review", "refinement")
 
 
-def after_review(state: SolveState) -> Literal["analysis", "refinement", "__end__"]:
+def after_review(state: SolveState) -> Literal["planning", "refinement", "__end__"]:
     """Stop when the code is correct or the refinement rounds are spent; a wrong draft
-    goes to analysis first."""
+    goes to planning first."""
     if state["review"]["verdict"] == CORRECT:
         return "__end__"
     if state["candidate_strategy"] == "draft":
-        return "analysis"
+        return "planning"
     if state["refinement_count"] >= state["max_refinements"]:
         return "__end__"
     return "refinement"
@@ -56,6 +59,6 @@ def build_graph(ctx: SolveContext, checkpointer: Any = None):
     graph.add_edge("planning", "generation")
     graph.add_edge("generation", "review")
     graph.add_conditional_edges("review", after_review, {
-        "analysis": "analysis", "refinement": "refinement", "__end__": END})
+        "planning": "planning", "refinement": "refinement", "__end__": END})
     graph.add_edge("refinement", "review")
     return graph.compile(checkpointer=checkpointer)

@@ -51,6 +51,7 @@ class Candidate(TypedDict):
     total: int
     accepted: bool  # became the current code (it beat the previous best)
     feedback: str
+    tokens: int  # prompt + completion tokens spent since the previous candidate
 
 
 class SolveState(TypedDict):

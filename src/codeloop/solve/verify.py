@@ -82,6 +82,16 @@ def failure_note(state: SolveState) -> str:
     return "; ".join(lines[:MAX_FAILURE_LINES])
 
 
+def tokens_since_last_review(usage: list[dict]) -> int:
+    """What the stages since the previous review spent: this candidate's cost."""
+    spent = 0
+    for entry in reversed(usage):
+        if entry["stage"] == "review":
+            break
+        spent += entry.get("prompt_tokens", 0) + entry.get("completion_tokens", 0)
+    return spent
+
+
 def review(state: SolveState, ctx: SolveContext, usage: UsageRecord) -> StageOutput:
     from codeloop.quality.metrics import compute_metrics
 
@@ -93,7 +103,8 @@ def review(state: SolveState, ctx: SolveContext, usage: UsageRecord) -> StageOut
     accepted = first or score(summary) > score(state["exec_result"])
     attempt = Candidate(round=state["refinement_count"], strategy=state["candidate_strategy"],
                         code=candidate, passed=summary["passed"], total=summary["total"],
-                        accepted=accepted, feedback=feedback_text(summary))
+                        accepted=accepted, feedback=feedback_text(summary),
+                        tokens=tokens_since_last_review(state["usage"]))
     if not accepted:
         kept = state["review"]
         note = (f"round {state['refinement_count']}: the new candidate passed "

@@ -42,7 +42,8 @@ class Pipeline:
                           note=program.note if program else "the pipeline produced no code",
                           usage=usage, stages=dict(result.stages))
         attempt.extra = {"verdict": result.verdict, "self_check_passed": result.passed,
-                         "refinements": result.refinement_count}
+                         "refinements": result.refinement_count,
+                         "attempts": [_attempt_record(a) for a in result.attempts]}
         attempt.draft_program, attempt.draft_tokens = _draft(problem, task, result, recorder)
         return attempt
 
@@ -56,6 +57,15 @@ def _draft(problem: PublicProblem, task: Task, result: SolveResult,
     program = build_program(problem, f"```python\n{join_program(task.context, draft['code'])}\n```")
     call = recorder.of_type("llm_call")[0]
     return program.code, call.prompt_tokens + call.completion_tokens
+
+
+def _attempt_record(candidate: dict) -> dict:
+    """One candidate as the results keep it: what it cost and what review saw, so stopping
+    and selection rules can be measured on a run's records afterwards."""
+    return {"round": candidate["round"], "strategy": candidate["strategy"],
+            "passed": candidate["passed"], "total": candidate["total"],
+            "accepted": candidate["accepted"], "tokens": candidate.get("tokens", 0),
+            "feedback": (candidate["feedback"] or "")[:300], "code": candidate["code"]}
 
 
 def _llm_seconds(recorder: EventRecorder) -> float:
