@@ -148,7 +148,7 @@ def main() -> None:
     cache_file = args.run_dir / "attempt_scores.json"
     cache = json.loads(cache_file.read_text()) if cache_file.exists() else {}
     reference = None
-    print(f"| rule | solved | % | tokens | x one-shot | lost against no early stop |")
+    print("| rule | solved | % | tokens | x one-shot | lost against no early stop |")
     print("|---|---|---|---|---|---|")
     for name, rule in RULES.items():
         solved, tokens, ids = evaluate(records, base, problems, cache, rule)
