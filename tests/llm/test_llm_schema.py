@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from pydantic import BaseModel, ConfigDict
 
@@ -81,3 +83,21 @@ def test_validate_and_retry_is_bounded():
         complete_with_validation(lambda c: llm.complete(c), [user("x")], to_structured(Plan),
                                  attempts=2)
     assert len(llm.calls) == 2
+
+
+def test_python_escapes_and_raw_newlines_in_a_string_are_read_as_meant():
+    # From a real finish reply of the 1.5B model (config_max_retries, agent benchmark).
+    text = ('{"answer":"I changed the timeout to 10 seconds in config.json and added '
+            "\\'max_retries\\': 5 to it.\nThen I ran the tests.\"}")
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(text)
+    assert parse_json_text(text) == {
+        "answer": "I changed the timeout to 10 seconds in config.json and added "
+                  "'max_retries': 5 to it.\nThen I ran the tests."}
+    # Valid escapes are kept as they are, an escaped backslash included.
+    assert parse_json_text('{"a": "x\\\\\'y \\"q\\" \\u00e9\\n"}') == {"a": "x\\'y \"q\" é\n"}
+
+
+def test_text_that_is_no_object_at_all_is_still_refused():
+    with pytest.raises(InvalidStructuredOutput, match="not JSON"):
+        parse_json_text("I would change the timeout {and then")

@@ -82,8 +82,23 @@ def parse_json_text(text: str, name: str = "response") -> Any:
             return json.loads(candidate)
         except json.JSONDecodeError:
             continue
+    # Small models write Python's escapes (\' in a string) and raw newlines inside strings:
+    # the object is meant, so read it leniently before asking again.
+    for candidate in candidates:
+        try:
+            return json.loads(_JSON_ESCAPE.sub(_keep_valid_escape, candidate), strict=False)
+        except json.JSONDecodeError:
+            continue
     preview = text.strip().replace("\n", " ")[:120]
     raise InvalidStructuredOutput(f"{name}: the reply is not JSON: {preview!r}")
+
+
+_JSON_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
+
+
+def _keep_valid_escape(match: re.Match[str]) -> str:
+    """A JSON escape stays; an invalid one (`\\'`, `\\x`) becomes its character."""
+    return match.group(0) if match.group(1) in '"\\/bfnrtu' else match.group(1)
 
 
 def schema_instruction(structured: StructuredSchema) -> str:
