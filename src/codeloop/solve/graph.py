@@ -10,9 +10,10 @@ alone, and the thinking stages run only for a draft that review finds wrong:
 Why: on HumanEval the 1.5B model's draft from the plain prompt is right 69 % of the time,
 and analysis plus planning cost ~700 tokens before any code exists (and a plan sometimes
 makes a right answer wrong). After a wrong draft the plan is made in one call that is given
-the draft's failure: the separate analysis call cost ~260 tokens on MBPP (~340 on HumanEval)
-for each failed draft, and what it added to the plan was that failure (see
-prompts/planning.yaml). With `draft_first=False` the stages run in the classic order
+the draft's failure, without the separate analysis call: on the failed drafts that cut the
+tokens by 15-16 % (HumanEval and MBPP), and the planned generation won as often as with
+analysis (benchmarks/results/*-failed-drafts). With `draft_first=False` the stages run in
+the classic order
 analysis -> planning -> generation -> review -> refinement for every task.
 
 LangGraph is imported here only, so `codeloop --help` never loads it.
