@@ -1,4 +1,5 @@
-"""Multi-agent mode on the scripted model: approved, fixed after review, and out of rounds."""
+"""Multi-agent mode on the scripted model: approved, fixed after review, the implementer's
+context-first edit handing over to its tools, and out of rounds."""
 
 from __future__ import annotations
 
@@ -29,15 +30,20 @@ def review(status, issues=(), fix=""):
                issues=list(issues), fix_instructions=fix)
 
 
+def _file(path: str, text: str) -> str:
+    """A context-first reply: the file whole."""
+    return f"FILE: {path}\n```python\n{text}```\n"
+
+
+NO_FILE = "I am not sure what to change."  # a context-first reply that changes nothing
+
+
 def test_approved_path(repo, events):
     bus, recorder = events
     llm = scripted(
         act("list_files", path=".", pattern="*"),
         act("finish", **PLAN),
-        act("write_file", path="mathx.py", content="def add(a, b):\n    return a + b\n",
-            start_line=None, end_line=None),
-        act("lint_file", path="mathx.py"),
-        report(),
+        _file("mathx.py", "def add(a, b):\n    return a + b\n"),
         act("git_status"),
         act("git_diff", path=""),
         review("approved"),
@@ -45,44 +51,77 @@ def test_approved_path(repo, events):
     result = run_multi_agent(llm, repo, "Add mathx.py with add(a, b)", bus=bus)
     assert result.status == "approved" and result.rounds == 1
     assert result.plan.files_to_create == ["mathx.py"]
+    # The implementer's one call was the context-first edit: the request and the plan in
+    # prose, no tools, no JSON; the file it sent was written and reported as created.
     assert result.implementations[0].status == "success"
+    assert result.implementations[0].files_created == ["mathx.py"]
+    assert (repo.root / "mathx.py").read_text() == "def add(a, b):\n    return a + b\n"
+    direct = llm.calls[4][-1].content
+    assert direct.startswith("Add mathx.py with add(a, b)\n\nThe plan:\n- create mathx.py: add(a, b)")
+    assert "write_file" not in direct and '"seq"' not in direct and "FILE: path" in direct
     assert result.validations[0].status == "approved"
     assert [e.stage for e in recorder.of_type("stage_start")] == [
         "planning", "implementation", "validation"]
     # The planner's tools are read-only; the validator saw the new file in git.
     planner_prompt = action_prompts(llm)[0][0].content
     assert "write_file" not in planner_prompt and "PLANNER" in planner_prompt
-    assert "mathx.py" in action_prompts(llm)[6][-1].content
-    assert result.steps == 5 and result.tokens > 0
+    assert "mathx.py" in llm.calls[-2][-1].content
+    assert result.steps == 4 and result.tokens > 0  # list, the direct edit, status, diff
 
 
 def test_needs_fixes_then_approved(repo):
     llm = scripted(
         act("finish", **PLAN),
-        act("write_file", path="mathx.py", content=BUGGY, start_line=None, end_line=None),
-        report(),
+        _file("mathx.py", BUGGY),
         act("read_file", path="mathx.py", start_line=None, end_line=None),
         review("needs_fixes", ["add subtracts"], "Make add return a + b."),
-        # a new phase, a new turn: the implementer reads the file again before editing it
-        act("read_file", path="mathx.py", start_line=None, end_line=None),
-        act("edit_file", path="mathx.py", old_text="return a - b", new_text="return a + b"),
-        report(created=(), modified=("mathx.py",)),
+        _file("mathx.py", "def add(a, b):\n    return a + b\n"),
         review("approved"),
     )
     result = run_multi_agent(llm, repo, "Add mathx.py with add(a, b)")
     assert result.status == "approved" and result.rounds == 2
     assert [v.status for v in result.validations] == ["needs_fixes", "approved"]
-    fix_prompt = action_prompts(llm)[5][1].content
+    # The second direct edit is told the reviewer's fixes and shown the file as it is now.
+    fix_prompt = next(c[-1].content for c in llm.calls if "asked for fixes" in c[-1].content)
     assert "Make add return a + b." in fix_prompt and "- add subtracts" in fix_prompt
+    assert "FILE: mathx.py\n```python\n" + BUGGY in fix_prompt
+    assert result.implementations[1].files_modified == ["mathx.py"]
+    assert result.implementations[1].files_created == []
     assert (repo.root / "mathx.py").read_text() == "def add(a, b):\n    return a + b\n"
+
+
+def test_a_direct_edit_that_fails_hands_over_to_the_tools(repo):
+    (repo.root / "mathx.py").write_text(BUGGY)
+    (repo.root / "test_mathx.py").write_text(
+        "from mathx import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n")
+    plan = {**PLAN, "files_to_create": [], "files_to_modify": ["mathx.py"],
+            "steps": [{"seq": 1, "action": "modify", "file": "mathx.py", "details": "a + b"}]}
+    llm = scripted(
+        act("finish", **plan),
+        _file("mathx.py", BUGGY), NO_FILE, NO_FILE,  # three direct attempts, none passes
+        act("read_file", path="mathx.py", start_line=None, end_line=None),
+        act("edit_file", path="mathx.py", old_text="return a - b", new_text="return a + b"),
+        report(created=(), modified=("mathx.py",)),
+        review("approved"),
+    )
+    result = run_multi_agent(llm, repo, "Fix add in mathx.py: the test in test_mathx.py fails")
+    assert result.status == "approved"
+    assert (repo.root / "mathx.py").read_text() == "def add(a, b):\n    return a + b\n"
+    # The tools were told what the direct attempts did and the failing test output.
+    handed = next(c for c in action_prompts(llm)
+                  if any("A first direct attempt did not finish" in m.content for m in c))
+    context = next(m.content for m in handed if "A first direct attempt" in m.content)
+    assert "attempt 3 changed no file" in context and "assert -1 == 5" in context
+    assert result.implementations[0].files_modified == ["mathx.py"]
 
 
 def test_out_of_rounds_needs_review(repo):
     replies = [act("finish", **PLAN)]
     for _ in range(3):
-        # An implementer that changes nothing: its first report each round is held back
-        # (it claims mathx.py); it reports again and that report goes to the validator.
-        replies += [report(), report(status="failed"),
+        # An implementer that changes nothing: the direct edit sends no file three times,
+        # then its first report each round is held back (it claims mathx.py); it reports
+        # again and that report goes to the validator.
+        replies += [NO_FILE, NO_FILE, NO_FILE, report(), report(status="failed"),
                     review("needs_fixes", ["still wrong"], "Fix it.")]
     llm = scripted(*replies)
     result = run_multi_agent(llm, repo, "Add mathx.py")
@@ -110,9 +149,7 @@ def test_a_planner_stopped_at_the_step_cap_still_hands_over_its_plan(repo):
         act("list_files", path=".", pattern="*"),
         act("read_file", path="README.md", start_line=None, end_line=None),
         json.dumps(PLAN),  # told to stop, it gives the plan (finish's arguments only)
-        act("write_file", path="mathx.py", content="def add(a, b):\n    return a + b\n",
-            start_line=None, end_line=None),
-        report(),
+        _file("mathx.py", "def add(a, b):\n    return a + b\n"),
         review("approved"),
     )
     result = run_multi_agent(llm, repo, "Add mathx.py", limits=AgentLimits(max_steps=2))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,7 +17,7 @@ from pydantic import BaseModel, ValidationError
 
 from codeloop.events import EventBus, StageEnd, StageStart
 from codeloop.jobs.react.react import build_react_graph, recursion_limit
-from codeloop.jobs.react.state import AgentSpec, Status, new_turn_input
+from codeloop.jobs.react.state import AgentSpec, AgentState, Status, new_turn_input
 from codeloop.llm.base import LLM
 
 
@@ -33,15 +34,18 @@ class AgentRun:
 
 
 def run_agent(llm: LLM, spec: AgentSpec, request: str, output: type[BaseModel], *,
-              bus: EventBus | None = None, role: str = "") -> AgentRun:
+              bus: EventBus | None = None, role: str = "",
+              opening: Callable[[AgentState], dict[str, Any]] | None = None) -> AgentRun:
     """Run `spec` on `request` (one turn, no memory) and validate its finish arguments
     against `output`. Emits StageStart/StageEnd under the agent's name (detail: `role`);
-    a stopped agent that still gave a valid output is used, with a note saying so."""
+    a stopped agent that still gave a valid output is used, with a note saying so.
+    `opening`: a node run before the loop that may finish the turn (the context-first
+    edit, jobs/react/context_first.py)."""
     who = role or spec.name
     if bus is not None:
         bus.emit(StageStart(stage=spec.name, detail=who))
     started = time.perf_counter()
-    graph = build_react_graph(llm, spec, bus=bus)
+    graph = build_react_graph(llm, spec, bus=bus, opening=opening)
     final = graph.invoke(new_turn_input(request, 1),
                          {"recursion_limit": recursion_limit(spec.limits)})
     data, problem, notes = None, "", []

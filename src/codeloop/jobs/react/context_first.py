@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ast
 import json
+from collections.abc import Callable
 from typing import Any
 
 from codeloop.events import EventBus, Progress
@@ -44,22 +45,37 @@ MAX_CONTEXT_CHARS = 24_000  # beyond this the files go to the loop, which reads 
 WHOLE_FILE_MAX_LINES = 150  # longer files are edited by SEARCH/REPLACE blocks
 MAX_TEST_OUTPUT_CHARS = 3_000
 
+# What a finished direct edit hands back as the turn's result: (files modified, files
+# created, the answer) -> the result the agent's finish schema wants. The single agent's is
+# {"answer": ...}; a phase agent (the multi-agent implementer) gives its own report.
+Report = Callable[[list[str], list[str], str], dict[str, Any]]
+
+
+def answer_report(modified: list[str], created: list[str], answer: str) -> dict[str, Any]:
+    return {"answer": answer}
+
 
 class ContextFirst:
     """The opening node of the single agent's graph (see the module docstring)."""
 
     def __init__(self, llm: LLM, spec: AgentSpec, bus: EventBus | None,
-                 max_rounds: int = MAX_ROUNDS) -> None:
+                 max_rounds: int = MAX_ROUNDS, *, request: str | None = None,
+                 report: Report = answer_report) -> None:
+        """`request`: the text the files are chosen by and the prompt shows, when it is not
+        the turn's own request (a phase agent's turn holds its whole phase prompt)."""
         self.llm, self.spec, self.bus, self.max_rounds = llm, spec, bus, max_rounds
+        self.request, self.report = request, report
         self.box = spec.toolbox
         self.prompt = load_prompt("codeloop.jobs.react", "context_first")
 
     # ------------------------------------------------------------------ the node
     def __call__(self, state: AgentState) -> dict[str, Any]:
-        request = next((m["content"] for m in state["messages"]
-                        if m["turn"] == state["turn"] and m["kind"] == "request"), "")
+        request = self.request or next((m["content"] for m in state["messages"]
+                                        if m["turn"] == state["turn"]
+                                        and m["kind"] == "request"), "")
         ws = self.box.workspace
         files = ws.walk_files()
+        existed, changed = set(files), []
         plan = plan_context(request, files, ws.read_text)
         if plan is None:
             return {}
@@ -108,6 +124,7 @@ class ContextFirst:
                                 "lines and fenced blocks")
                 notes.append(f"attempt {attempt} changed no file")
                 continue
+            changed += [p for p in written if p not in changed]
             for path in written:
                 shown[path] = changes[path]
                 if path not in plan.edit and path not in plan.spec:
@@ -118,9 +135,9 @@ class ContextFirst:
             if command:
                 tests = self._run_tests(command)
                 if tests[0]:
-                    return self._finished(state, written, tests, tokens, steps)
+                    return self._finished(state, changed, existed, tests, tokens, steps)
             else:
-                return self._finished(state, written, None, tokens, steps)
+                return self._finished(state, changed, existed, None, tokens, steps)
         return self._hand_over(state, plan, shown, tests, command, notes, tokens, steps)
 
     # ------------------------------------------------------------------ the prompt
@@ -194,13 +211,15 @@ class ContextFirst:
         return passed, text
 
     # ------------------------------------------------------------------ endings
-    def _finished(self, state: AgentState, written: list[str], tests: tuple[bool, str] | None,
-                  tokens: int, steps: int) -> dict[str, Any]:
+    def _finished(self, state: AgentState, changed: list[str], existed: set[str],
+                  tests: tuple[bool, str] | None, tokens: int, steps: int) -> dict[str, Any]:
         verdict = "the tests pass" if tests else "the files parse (the project has no tests)"
-        answer = f"Changed {', '.join(written)}; {verdict}."
+        answer = f"Changed {', '.join(changed)}; {verdict}."
         self._say(answer)
         turn = state["turn"]
-        return {"status": "finished", "answer": answer, "result": {"answer": answer},
+        result = self.report([p for p in changed if p in existed],
+                             [p for p in changed if p not in existed], answer)
+        return {"status": "finished", "answer": answer, "result": result,
                 "tokens": state["tokens"] + tokens, "steps": state["steps"] + steps,
                 "messages": [message("assistant", answer, "answer", turn)]}
 
