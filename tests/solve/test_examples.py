@@ -91,3 +91,30 @@ def test_task_assertions_join_examples_and_docstring_without_duplicates():
     got = task_assertions("add(1, 2) == 3\nadd(0, 0) == 0", doc, "add",
                           context="def helper(x):\n    return x + 1\n")
     assert got == ["add(1, 2) == 3", "add(0, 0) == 0", "add(helper(1), 1) == 3"]
+
+
+def test_a_worked_value_gives_its_result_only_when_the_arithmetic_does():
+    text = ('fruits("5 apples and 6 oranges", 19) ->19 - 5 - 6 = 8\n'
+            'tri(2) = 1 + (2 / 2) = 2\n'
+            'fruits("1 apple", 3) -> 3 - 1 = 5\n'          # wrong arithmetic: not a test
+            'fruits("2 apples", 4) -> apples = 2\n'        # prose with an `=`: not a test
+            'fruits("2 apples", 4) -> 4 == 2 = 2\n')       # a comparison, not arithmetic
+    assert parse_examples(text, "fruits") == ['fruits("5 apples and 6 oranges", 19) == 8']
+    assert parse_examples(text, "tri") == ["tri(2) == 2"]
+
+
+def test_named_inputs_with_a_remark_or_in_a_block_of_lines():
+    remark = ('For N = 150, the sum of digits will be 6 the output should be "110".\n'
+              'For N = 7, because seven is odd, the output should be "odd".')
+    assert parse_examples(remark, "solve", params=["N"]) == [
+        'solve(150) == "110"', 'solve(7) == "odd"']
+    block = ("Example 1:\n    Input:\n        grid : [[0, 1], [1, 1]]\n"
+             "        bucket_capacity : 1\n    Output: 3\n"
+             "Example 2:\n    Input:\n        capacity = 2\n        grid = [[1]]\n"
+             "    Output: 1\n")
+    # Names that differ from the parameters are taken in order (one value each); names
+    # that match are taken by name, whatever their order.
+    assert parse_examples(block, "fill", params=["grid", "capacity"]) == [
+        "fill([[0, 1], [1, 1]], 1) == 3", "fill([[1]], 2) == 1"]
+    # A block with a value missing for a parameter is prose.
+    assert parse_examples(block, "fill", params=["grid", "capacity", "rows"]) == []

@@ -5,6 +5,7 @@ Accepted forms (one per line):
     >>> count_vowels('Hello')             a doctest call ...
     2                                     ... and its expected value on the next line
     will_it_fly([3], 5) ➞ True            the arrow forms (➞, ==>, =>, ->, =) of docstrings
+    f("5 apples", 19) -> 19 - 5 = 14      a worked value: arithmetic that gives the value
     decimal_to_binary(15)  # returns "db1111db"
     * anti_shuffle('Hi') returns 'Hi'     bullets, "for", "returns", "should return"
     For lst = [1, 2] the output should be 5    named inputs (see `named_examples`),
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import operator
 import re
 
 from codeloop.solve.comments import strip_comment
@@ -72,13 +74,54 @@ def _free_names_known(expr: str, known: set[str]) -> bool:
 
 def _value(text: str) -> str:
     """The expected value as Python: trailing punctuation and a trailing parenthetical
-    remark dropped, `true`/`false`/`null` spelled the Python way."""
+    remark dropped, `true`/`false`/`null` spelled the Python way; of a worked value
+    (`19 - 5 - 6 = 8`), the result, when the arithmetic gives it."""
     text = strip_comment(text.strip()).rstrip(".,;")
     if not _is_value(text):
         remark = re.match(r"^(?P<value>.+?)\s+\([^()]*\)$", text)
         if remark and _is_value(remark["value"]):
             text = remark["value"]
+        else:
+            text = _worked_result(text) or text
     return _CONSTANTS.get(text.lower(), text)
+
+
+_ARITHMETIC = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+               ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod}
+
+
+def _arithmetic(node: ast.expr) -> float | None:
+    """The value of +, -, *, / over number literals (nothing else is evaluated)."""
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _arithmetic(node.operand)
+        return None if inner is None else -inner
+    if isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC:
+        left, right = _arithmetic(node.left), _arithmetic(node.right)
+        if left is None or right is None:
+            return None
+        try:
+            return _ARITHMETIC[type(node.op)](left, right)
+        except ZeroDivisionError:
+            return None
+    return None
+
+
+def _worked_result(text: str) -> str | None:
+    """`19 - 5 - 6 = 8` -> `8`: only when the left side is arithmetic on numbers whose
+    value is the right side, so prose with an `=` in it never becomes an expected value."""
+    work, sep, result = text.rpartition("=")
+    if not sep or work.endswith(("=", "!", "<", ">")):
+        return None
+    try:
+        left = _arithmetic(ast.parse(work.strip(), mode="eval").body)
+        right = ast.literal_eval(result.strip())
+    except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
+        return None
+    if left is None or type(right) not in (int, float) or left != right:
+        return None
+    return result.strip()
 
 
 def _call_then_value(line: str, entry_point: str) -> str | None:

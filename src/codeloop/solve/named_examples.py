@@ -2,8 +2,11 @@
 
     For lst = [1, 2, 3] the output should be 14
     For s = "abcde", c = "ae", the result should be ('bcd', False)
-    Input: arr = [-3, -4, 5], k = 3          Input: 3
-    Output: [-4, -3, 5]                      Output: (1, 2)
+    For N = 150, the sum of digits will be 6 the output should be "110"   (a remark between)
+    Input: arr = [-3, -4, 5], k = 3          Input: 3          Input:
+    Output: [-4, -3, 5]                      Output: (1, 2)        grid : [[0, 1]]
+                                                                   capacity : 1
+                                                               Output: 6
 
 They become `f(...) == value` with the arguments in the signature's order. Only inputs
 that are all Python literals and cover every parameter count; anything else is prose.
@@ -20,6 +23,8 @@ _FOR_FORM = re.compile(
     r"^for\s+(?P<inputs>.+?),?\s+(?:the\s+)?(?:output|result|answer)\s+"
     r"(?:should be|will be|is)\s*:?\s*(?P<value>.+?)\.?$", re.IGNORECASE)
 _INPUT = re.compile(r"^input\s*:\s*(?P<inputs>.+)$", re.IGNORECASE)
+_INPUT_BLOCK = re.compile(r"^input\s*:\s*$", re.IGNORECASE)
+_NAMED_LINE = re.compile(r"^(?P<name>[A-Za-z_]\w*)\s*[:=]\s*(?P<value>.+)$")
 _OUTPUT = re.compile(r"^output\s*:\s*(?P<value>.+)$", re.IGNORECASE)
 
 
@@ -63,7 +68,33 @@ def _value(text: str) -> str | None:
 
 def _example(inputs: str, value: str, entry_point: str, params: list[str]) -> str | None:
     call, expected = _call(inputs, entry_point, params), _value(value)
+    if call is None and "," in inputs:
+        # "N = 150, the sum of digits will be 6": the longest comma-separated start that is
+        # a call with every parameter (the rest is a remark).
+        parts = inputs.split(",")
+        call = next((c for k in range(len(parts) - 1, 0, -1)
+                     if (c := _call(",".join(parts[:k]), entry_point, params))), None)
     return f"{call} == {expected}" if call and expected is not None else None
+
+
+def _block_example(lines: list[str], entry_point: str, params: list[str]) -> str | None:
+    """`Input:` alone on its line, then one `name : value` line per parameter, then
+    `Output: value`. The names are matched to the parameters, or taken in order when the
+    docstring names them differently but gives one value for each."""
+    named, i = [], 0
+    while i < len(lines) and (line := _NAMED_LINE.match(lines[i])) and not _OUTPUT.match(lines[i]):
+        named.append((line["name"], line["value"].strip().rstrip(",")))
+        i += 1
+    answer = _OUTPUT.match(lines[i]) if i < len(lines) else None
+    if not named or answer is None:
+        return None
+    if all(name in params for name, _ in named):
+        inputs = ", ".join(f"{name}={value}" for name, value in named)
+    elif len(named) == len(params):
+        inputs = ", ".join(value for _, value in named)
+    else:
+        return None
+    return _example(inputs, answer["value"], entry_point, params)
 
 
 def named_examples(text: str, entry_point: str, params: list[str]) -> list[str]:
@@ -74,6 +105,8 @@ def named_examples(text: str, entry_point: str, params: list[str]) -> list[str]:
         form = _FOR_FORM.match(line)
         if form:
             example = _example(form["inputs"], form["value"], entry_point, params)
+        elif _INPUT_BLOCK.match(line):
+            example = _block_example(lines[i + 1:i + 2 + len(params)], entry_point, params)
         else:
             given = _INPUT.match(line)
             answer = _OUTPUT.match(lines[i + 1]) if given and i + 1 < len(lines) else None
