@@ -10,6 +10,7 @@ from agent_replies import act, action_prompts, finish, scripted
 
 from codeloop.agent.factory import agent_spec
 from codeloop.agent.session import AgentSession
+from codeloop.jobs.react.context_first import RETRY_TEMPERATURE
 from codeloop.jobs.react.state import AgentLimits
 
 BUGGY = ('def parse_age(text):\n    """The age as an int, or None."""\n    return int(text)\n\n\n'
@@ -113,6 +114,21 @@ def test_after_a_failed_direct_edit_the_tools_get_a_smaller_budget(repo, store, 
     assert result.tokens < 60_000
     direct = sum(1 for call in llm.calls if "FILE: people.py" in call[-1].content)
     assert direct == 3 and len(llm.calls) < 3 + 2 * 6  # cut before the scripted reads ran out
+
+
+def test_a_retry_after_a_repeated_reply_is_sampled_not_greedy(repo, store, snapshots):
+    """Greedy decoding answers a prompt it has answered before the same way: once a reply
+    repeats an earlier one, the next attempt is sampled."""
+    wrong = BUGGY.replace("int(text)", "int(text.strip())")
+    llm = scripted(_whole("people.py", wrong), _whole("people.py", wrong),
+                   _whole("people.py", FIXED))
+    result = _ask(llm, _workspace(repo), store, snapshots)
+    assert result.status == "finished" and (repo.root / "people.py").read_text() == FIXED
+    assert llm.temperatures == [0.0, 0.0, RETRY_TEMPERATURE] and RETRY_TEMPERATURE > 0
+    # Replies that differ stay greedy.
+    other = scripted(_whole("people.py", wrong), "I am not sure.", _whole("people.py", FIXED))
+    _ask(other, _workspace(repo), store, snapshots)
+    assert other.temperatures == [0.0, 0.0, 0.0]
 
 
 def test_a_request_that_names_no_file_goes_to_the_tools(repo, store, snapshots):
