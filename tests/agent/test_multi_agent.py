@@ -175,3 +175,39 @@ def test_every_string_and_list_a_phase_outputs_is_bounded():
 
     for model in (Plan, ImplementationReport, ValidationReport):
         assert list(unbounded(strict_model_schema(model))) == [], model.__name__
+
+
+def test_an_approval_while_the_tests_fail_is_sent_back_for_fixes(repo):
+    (repo.root / "mathx.py").write_text(BUGGY)
+    (repo.root / "test_mathx.py").write_text(
+        "from mathx import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n")
+    plan = {**PLAN, "files_to_create": [], "files_to_modify": ["mathx.py"],
+            "steps": [{"seq": 1, "action": "modify", "file": "mathx.py", "details": "a + b"}]}
+    wrong = "def add(a, b):\n    return a * b\n"
+    llm = scripted(
+        act("finish", **plan),
+        _file("mathx.py", wrong), NO_FILE, NO_FILE,  # round 1: the direct edit fails ...
+        report(status="partial", created=(), modified=("mathx.py",)),  # ... the tools report
+        review("approved"),  # the validator approves: the failing tests say otherwise
+        _file("mathx.py", "def add(a, b):\n    return a + b\n"),  # round 2: fixed
+        review("approved"),
+    )
+    result = run_multi_agent(llm, repo, "Fix add in mathx.py: the test in test_mathx.py fails")
+    assert result.status == "approved" and result.rounds == 2
+    first, second = result.validations
+    assert first.status == "needs_fixes" and first.quality_score <= 5.0
+    assert first.issues[0].startswith("The project's tests fail: 1 failed")
+    assert "FAILED test_mathx.py::test_add" in first.fix_instructions
+    assert second.status == "approved"
+    assert any("approved while the project's tests fail" in n for n in result.notes)
+    # The tools' report names mathx.py, which the direct edit changed in this turn: that is
+    # no false claim, so the report is not held back.
+    assert not any(c[-1].content.startswith("Not finished yet") for c in llm.calls)
+    # The validator saw the test output; the next direct edit was told what to fix.
+    validator_prompt = next(c[-1].content for c in llm.calls
+                            if c[-1].content.startswith("Request:") and "Implementer's" in
+                            c[-1].content)
+    assert "(python -m pytest" in validator_prompt and "FAIL:" in validator_prompt
+    fix_prompt = next(c[-1].content for c in llm.calls if "asked for fixes" in c[-1].content)
+    assert "Make the project's tests pass." in fix_prompt
+    assert (repo.root / "mathx.py").read_text() == "def add(a, b):\n    return a + b\n"

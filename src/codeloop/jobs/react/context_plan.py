@@ -21,8 +21,10 @@ from codeloop.jobs.request_files import (
     named_files,
     protects_tests,
 )
+from codeloop.redaction import redact_secrets
 
 PYTEST = "python -m pytest -q -p no:cacheprovider --tb=short"
+MAX_TEST_OUTPUT_CHARS = 3_000
 MAX_IMPORTED = 6  # modules added by following imports, at most
 # "A small project": all of its source files fit in one prompt.
 SMALL_PROJECT_FILES = 8
@@ -101,3 +103,14 @@ def test_command(files: list[str]) -> str | None:
     if any(f.endswith(".py") and is_test_path(f) for f in files):
         return PYTEST
     return None
+
+
+def run_project_tests(box, command: str) -> tuple[bool, str]:
+    """(passed, output) of `command` through `box`'s run_bash_command (the sandbox), the
+    output redacted and cut to its last MAX_TEST_OUTPUT_CHARS."""
+    outcome = box.run("run_bash_command", {"command": command})
+    passed = outcome.ok and outcome.output.startswith("exit code: 0")
+    text = redact_secrets(outcome.output)
+    if len(text) > MAX_TEST_OUTPUT_CHARS:
+        text = "...\n" + text[-MAX_TEST_OUTPUT_CHARS:]
+    return passed, text
