@@ -90,6 +90,17 @@ def test_needs_fixes_then_approved(repo):
     assert (repo.root / "mathx.py").read_text() == "def add(a, b):\n    return a + b\n"
 
 
+def test_the_direct_edit_gets_each_step_on_one_line_without_a_cut_code_draft(repo):
+    plan = {**PLAN, "steps": [{"seq": 1, "action": "create", "file": "mathx.py",
+                               "details": "add(a, b) with the code\ndef add(a, b):\n    return a -"}]}
+    llm = scripted(act("finish", **plan), _file("mathx.py", "def add(a, b):\n    return a + b\n"),
+                   review("approved"))
+    result = run_multi_agent(llm, repo, "Add mathx.py with add(a, b)")
+    assert result.status == "approved"
+    direct = llm.calls[2][-1].content
+    assert "- create mathx.py: add(a, b) with the code\n" in direct and "return a -" not in direct
+
+
 def test_a_direct_edit_that_fails_hands_over_to_the_tools(repo):
     (repo.root / "mathx.py").write_text(BUGGY)
     (repo.root / "test_mathx.py").write_text(

@@ -101,7 +101,11 @@ class _Phases:
                "issues": last["issues"] if last else []}
         prompt = phase_request("implementation", request=state["request"], plan=_json(plan),
                                **fix)
-        steps = plan.get("steps", [])
+        # A step's details on their first line only: the planner's details are cut at 240
+        # characters, and a code draft cut there is broken code the implementer copies
+        # (measured: create_word_count in agent-1.5b-multi-context-first).
+        steps = [{**step, "details": (step["details"].splitlines() or [""])[0]}
+                 for step in plan.get("steps", [])]
         in_steps = {step["file"] for step in steps}
         direct = phase_request(
             "direct_implementation", request=state["request"], steps=steps,
