@@ -114,8 +114,14 @@ def test_phase_requests_read_as_the_orchestrator_wrote_them():
                          fix_instructions="rename it", issues=["bad name", "no test"]) == (
         f"Request: add x\n\nPlan:\n{plan}\n\nThe validator asked for fixes (round 2):\n"
         "rename it\nIssues:\n- bad name\n- no test")
-    assert phase_request("validation", request="r", plan=plan, report="{}") == (
+    assert phase_request("validation", request="r", plan=plan, report="{}", tests="",
+                         command=None, passed=False) == (
         f"Request: r\n\nPlan:\n{plan}\n\nImplementer's report:\n{{}}\n\n"
+        "Check the changes, then finish with your review.")
+    assert phase_request("validation", request="r", plan=plan, report="{}", tests="1 failed",
+                         command="python -m pytest", passed=False) == (
+        f"Request: r\n\nPlan:\n{plan}\n\nImplementer's report:\n{{}}\n\n"
+        "The project's tests (python -m pytest) FAIL:\n```\n1 failed\n```\n\n"
         "Check the changes, then finish with your review.")
 
 

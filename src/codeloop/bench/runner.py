@@ -210,8 +210,14 @@ def run_bench(
         else:
             _run_parallel(todo, strategy, llm, timeout, workers, finish)
     finally:
-        # Everything results.jsonl holds, not only this call's selection: a resumed run
-        # with --limit 3 still sums up all 40 problems it has.
+        # results.jsonl is the truth: a stop (Ctrl-C, kill) can land after a record was
+        # appended and before it was counted here (seen under load: 2 records, a summary
+        # of 1). Everything it holds, not only this call's selection: a resumed run with
+        # --limit 3 still sums up all 40 problems it has.
+        try:
+            records = read_records(results_path)[0]
+        except RunDirError:
+            pass  # unreadable now: the records this process counted
         chosen = set(selected)
         covered = selected + [t for t in records if t not in chosen]
         summary = summarize(records, covered, meta)
