@@ -101,12 +101,17 @@ def test_the_direct_edit_gets_each_step_on_one_line_without_a_cut_code_draft(rep
     assert "- create mathx.py: add(a, b) with the code\n" in direct and "return a -" not in direct
 
 
-def test_a_direct_edit_that_fails_hands_over_to_the_tools(repo):
+def _buggy_project(repo) -> dict:
+    """mathx.py with the bug, a test that shows it; the plan to fix it."""
     (repo.root / "mathx.py").write_text(BUGGY)
     (repo.root / "test_mathx.py").write_text(
         "from mathx import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n")
-    plan = {**PLAN, "files_to_create": [], "files_to_modify": ["mathx.py"],
+    return {**PLAN, "files_to_create": [], "files_to_modify": ["mathx.py"],
             "steps": [{"seq": 1, "action": "modify", "file": "mathx.py", "details": "a + b"}]}
+
+
+def test_a_direct_edit_that_fails_hands_over_to_the_tools(repo):
+    plan = _buggy_project(repo)
     llm = scripted(
         act("finish", **plan),
         _file("mathx.py", BUGGY), NO_FILE, NO_FILE,  # three direct attempts, none passes
@@ -189,11 +194,7 @@ def test_every_string_and_list_a_phase_outputs_is_bounded():
 
 
 def test_an_approval_while_the_tests_fail_is_sent_back_for_fixes(repo):
-    (repo.root / "mathx.py").write_text(BUGGY)
-    (repo.root / "test_mathx.py").write_text(
-        "from mathx import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n")
-    plan = {**PLAN, "files_to_create": [], "files_to_modify": ["mathx.py"],
-            "steps": [{"seq": 1, "action": "modify", "file": "mathx.py", "details": "a + b"}]}
+    plan = _buggy_project(repo)
     wrong = "def add(a, b):\n    return a * b\n"
     llm = scripted(
         act("finish", **plan),
