@@ -254,8 +254,11 @@ def test_a_json_file_in_the_reply_is_written_beside_the_python(repo, store, snap
 def test_a_json_file_that_does_not_parse_is_not_written(repo, store, snapshots):
     broken = '{\n  "timeout": 30,\n  max_retries: 5\n}\n'
     fixed = '{\n  "timeout": 30,\n  "max_retries": 5\n}\n'
-    llm = scripted(_json_block(broken), _json_block(fixed))
+    llm = scripted(_json_block(broken), _json_block(fixed), _whole("settings.py", SETTINGS_NEW))
     result = _ask(llm, _config_workspace(repo), store, snapshots, request=CONFIG_REQUEST)
     assert result.status == "finished"
     assert (repo.root / "config.json").read_text() == fixed
     assert "config.json does not parse as JSON" in llm.calls[1][-1].content
+    # The tests passed with config.json alone; the request also names settings.py.
+    assert "and settings.py has not changed." in llm.calls[2][-1].content
+    assert (repo.root / "settings.py").read_text() == SETTINGS_NEW

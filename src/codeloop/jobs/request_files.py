@@ -75,9 +75,12 @@ def named_files(request: str, files: list[str]) -> tuple[list[str], list[str]]:
 def protects_tests(request: str) -> bool:
     """True when the request asks to fix code and not to change tests: then a test file is
     the specification, and editing it to match the bug is refused."""
-    if _CHANGE_TESTS.search(request) or _TESTS_FIRST.search(request):
-        return False
-    return bool(_FIX.search(request))
+    return not asks_to_change_tests(request) and bool(_FIX.search(request))
+
+
+def asks_to_change_tests(request: str) -> bool:
+    """The request asks for tests to be written or changed."""
+    return bool(_CHANGE_TESTS.search(request) or _TESTS_FIRST.search(request))
 
 
 def asks_for_change(request: str) -> bool:

@@ -15,7 +15,10 @@ tests itself repaired 4 of 7 at ~7k tokens a task; our tool-first loop repaired 
    new failure, at most `max_rounds` rounds.
 
 Passing tests (or, with no tests, files that parse: a Python file that does not is never
-written) end the turn. Otherwise the ReAct loop
+written) end the turn, after one more round when rules find the request only partly done
+(jobs/react/request_coverage.py: a file it names untouched, a name it asks for nowhere) and
+one to repair what that round broke; when the tests then still fail, the files go back to
+how they passed. Otherwise the ReAct loop
 goes on from there with what was learnt in its conversation. A request that names no file
 (and whose workspace has no file it could mean) goes to the loop directly: exploring is what
 the tools are for.
@@ -34,12 +37,14 @@ from codeloop.jobs.definitions import merge_definitions, top_level_names
 from codeloop.jobs.edits import apply_blocks, edit_blocks, whole_files
 from codeloop.jobs.prompts import load_prompt
 from codeloop.jobs.react.context_plan import (
+    SOURCE_SUFFIXES,
     Plan,
     plan_context,
     run_project_tests,
     safe_read,
     test_command,
 )
+from codeloop.jobs.react.request_coverage import unmet_parts
 from codeloop.jobs.react.state import AgentSpec, AgentState, message
 from codeloop.jobs.request_files import is_test_path
 from codeloop.jobs.stage import ask_model
@@ -54,6 +59,10 @@ WHOLE_FILE_MAX_LINES = 150  # longer files are edited by SEARCH/REPLACE blocks
 # in 3 of the 8 failed tasks of the agent suite, two or three attempts got the same reply,
 # token for token; the 1.5B's solve refinement wins with samples at 0.8, not greedy repairs).
 RETRY_TEMPERATURE = 0.7
+# After a pass that left the request partly done: a round for the rest, and one to repair
+# what that round broke (measured: the 1.5B's first try at the rest often crashes a test).
+COVERAGE_ROUNDS = 2
+MAX_PROJECT_CHARS = 400_000  # the text searched for the names a request asks for
 
 # What a finished direct edit hands back as the turn's result: (files modified, files
 # created, the answer) -> the result the agent's finish schema wants. The single agent's is
@@ -99,15 +108,22 @@ class ContextFirst:
             self._say("a named file holds a secret: exploring with the tools")
             return {}
         command = test_command(files + plan.new)
+        before = self._project_texts(files)
+        original = dict(shown)
         tokens, steps, notes, last, echoed = 0, 0, [], [], False
+        unmet: list[str] = []  # set for the one round after a pass that left the request undone
+        passing: dict[str, str] | None = None  # the files as they passed, before that round
+        rounds, attempt = self.max_rounds, 0
         asked: list[list[tuple[str, str]]] = []  # each attempt's prompt, as (role, text)
         replies: list[str] = []
         tests = self._run_tests(command) if command else None
-        for attempt in range(1, self.max_rounds + 1):
+        while attempt < rounds:
+            attempt += 1
             if state["tokens"] + tokens >= self.spec.limits.token_budget:
                 break
             self._say(f"context-first edit, attempt {attempt}: {', '.join(plan.edit + plan.new)}")
-            messages = self._messages(request, plan, shown, tests, command, attempt, last, echoed)
+            messages = self._messages(request, plan, shown, tests, command, attempt, last, echoed,
+                                      unmet)
             prompt = [(m.role, m.content) for m in messages]
             repeated = prompt in asked or (len(replies) > 1 and replies[-1] in replies[:-1])
             asked.append(prompt)
@@ -131,6 +147,9 @@ class ContextFirst:
                                            plan)
             last = problems + refused
             notes += last
+            if passing is not None and not written:  # "DONE", or nothing usable: as it passed
+                tests = self._restore(passing, original, shown, changed, command)
+                return self._finished(state, changed, existed, tests, tokens, steps)
             if not written:
                 if same:
                     last.append(f"attempt {attempt} sent {', '.join(same)} back unchanged: that "
@@ -148,19 +167,32 @@ class ContextFirst:
             plan.new = [n for n in plan.new if n not in written]
             files = ws.walk_files()
             command = test_command(files)
-            if command:
-                tests = self._run_tests(command)
-                if tests[0]:
-                    return self._finished(state, changed, existed, tests, tokens, steps)
-            else:
-                return self._finished(state, changed, existed, None, tokens, steps)
+            tests = self._run_tests(command) if command else None
+            if passing is not None and tests is not None and not tests[0]:
+                if attempt < rounds:  # one round to repair what the new changes broke
+                    unmet, last = [], []
+                    continue
+                tests = self._restore(passing, original, shown, changed, command)
+                self._say("the rest of the request broke the tests: undone")
+                return self._finished(state, changed, existed, tests, tokens, steps)
+            if tests is None or tests[0]:
+                if passing is None:
+                    unmet = unmet_parts(request, before, self._project_texts(files))
+                if passing is None and unmet:
+                    self._say("the tests pass, but the request is not all done: "
+                              + " ".join(unmet))
+                    passing = {p: shown[p] for p in changed}
+                    rounds = attempt + COVERAGE_ROUNDS
+                    last = []
+                    continue
+                return self._finished(state, changed, existed, tests, tokens, steps)
         return self._hand_over(state, plan, shown, tests, command, notes, tokens, steps,
                                changed)
 
     # ------------------------------------------------------------------ the prompt
     def _messages(self, request: str, plan: Plan, shown: dict[str, str],
                   tests: tuple[bool, str] | None, command: str | None, attempt: int,
-                  problems: list[str], echoed: bool):
+                  problems: list[str], echoed: bool, unmet: list[str]):
         files = [{"path": p, "content": _with_newline(shown[p]), "language": language_of(p),
                   "test": p in plan.spec} for p in plan.spec + plan.edit if p in shown]
         large = [p for p in plan.edit if len(shown.get(p, "").splitlines()) > WHOLE_FILE_MAX_LINES]
@@ -168,7 +200,7 @@ class ContextFirst:
                                     tests=tests[1] if tests else "",
                                     passed=bool(tests and tests[0]), command=command or "",
                                     attempt=attempt, large=large, protect=plan.protect,
-                                    problems=problems, functions_only=echoed)
+                                    problems=problems, functions_only=echoed, unmet=unmet)
 
     # ------------------------------------------------------------------ the reply
     def _changes(self, reply: str, plan: Plan, shown: dict[str, str]) -> tuple[dict[str, str],
@@ -221,6 +253,39 @@ class ContextFirst:
     # ------------------------------------------------------------------ tests
     def _run_tests(self, command: str) -> tuple[bool, str]:
         return run_project_tests(self.box, command)
+
+    def _restore(self, passing: dict[str, str], original: dict[str, str],
+                 shown: dict[str, str], changed: list[str],
+                 command: str | None) -> tuple[bool, str] | None:
+        """Put the files back as they passed (the last round broke the tests): those that
+        round changed first get their passing text, or their text from before the turn, or
+        are deleted when the round created them. Then the tests again, so the answer reports
+        what is there."""
+        for path in list(changed):
+            if path in passing or path in original:
+                content = passing.get(path, original.get(path, ""))
+                if shown.get(path) != content:
+                    self.box.run("write_file", {"path": path, "content": content})
+                    shown[path] = content
+                if path not in passing:
+                    changed.remove(path)
+            else:
+                self.box.workspace.delete(path)
+                shown.pop(path, None)
+                changed.remove(path)
+        return self._run_tests(command) if command else None
+
+    def _project_texts(self, files: list[str]) -> dict[str, str]:
+        """The project's source files as they are now (up to MAX_PROJECT_CHARS in all): where
+        the names a request asks for are looked for."""
+        out: dict[str, str] = {}
+        total = 0
+        for path in files:
+            if not path.endswith(SOURCE_SUFFIXES) or total > MAX_PROJECT_CHARS:
+                continue
+            out[path] = safe_read(self.box.workspace.read_text, path)
+            total += len(out[path])
+        return out
 
     # ------------------------------------------------------------------ endings
     def _finished(self, state: AgentState, changed: list[str], existed: set[str],
