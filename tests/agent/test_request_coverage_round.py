@@ -75,7 +75,10 @@ def test_a_rest_that_breaks_the_tests_gets_one_repair_round(repo, store, snapsho
                    _whole("report.py", REPORT_SORTED))
     result = _ask(llm, _workspace(repo, tests=TESTS + _REPORT_TEST), store, snapshots)
     assert result.status == "finished" and len(llm.calls) == 3
-    assert "AttributeError" in llm.calls[2][-1].content  # the repair round sees the crash
+    repair = llm.calls[2][-1].content
+    assert "AttributeError" in repair  # the repair round sees the crash, and what it was for
+    assert "The files above hold your changes for the rest of the request" in repair
+    assert "format_report lists the tasks with the highest priority first" in repair
     assert (repo.root / "report.py").read_text() == REPORT_SORTED
 
 

@@ -86,6 +86,7 @@ class ContextFirst:
         self.request, self.report = request, report
         self.box = spec.toolbox
         self.prompt = load_prompt("codeloop.jobs.react", "context_first")
+        self.diagnose_prompt = load_prompt("codeloop.jobs.react", "diagnose")
 
     # ------------------------------------------------------------------ the node
     def __call__(self, state: AgentState) -> dict[str, Any]:
@@ -111,6 +112,7 @@ class ContextFirst:
         before = self._project_texts(files)
         original = dict(shown)
         tokens, steps, notes, last, echoed = 0, 0, [], [], False
+        reading = ""  # the model's own account of the failure, asked once after an echo
         unmet: list[str] = []  # set for the one round after a pass that left the request undone
         passing: dict[str, str] | None = None  # the files as they passed, before that round
         rounds, attempt = self.max_rounds, 0
@@ -123,7 +125,7 @@ class ContextFirst:
                 break
             self._say(f"context-first edit, attempt {attempt}: {', '.join(plan.edit + plan.new)}")
             messages = self._messages(request, plan, shown, tests, command, attempt, last, echoed,
-                                      unmet)
+                                      unmet, reading)
             prompt = [(m.role, m.content) for m in messages]
             repeated = prompt in asked or (len(replies) > 1 and replies[-1] in replies[:-1])
             asked.append(prompt)
@@ -150,6 +152,11 @@ class ContextFirst:
             if passing is not None and not written:  # "DONE", or nothing usable: as it passed
                 tests = self._restore(passing, original, shown, changed, command)
                 return self._finished(state, changed, existed, tests, tokens, steps)
+            if (not written and same and not reading and attempt < rounds and tests
+                    and not tests[0] and command):
+                reading, used = self._diagnose(request, plan, shown, tests, command)
+                tokens += used
+                steps += 1 if used else 0
             if not written:
                 if same:
                     last.append(f"attempt {attempt} sent {', '.join(same)} back unchanged: that "
@@ -170,7 +177,7 @@ class ContextFirst:
             tests = self._run_tests(command) if command else None
             if passing is not None and tests is not None and not tests[0]:
                 if attempt < rounds:  # one round to repair what the new changes broke
-                    unmet, last = [], []
+                    last = []  # the prompt says the rest broke the tests, with the notes
                     continue
                 tests = self._restore(passing, original, shown, changed, command)
                 self._say("the rest of the request broke the tests: undone")
@@ -192,7 +199,7 @@ class ContextFirst:
     # ------------------------------------------------------------------ the prompt
     def _messages(self, request: str, plan: Plan, shown: dict[str, str],
                   tests: tuple[bool, str] | None, command: str | None, attempt: int,
-                  problems: list[str], echoed: bool, unmet: list[str]):
+                  problems: list[str], echoed: bool, unmet: list[str], reading: str):
         files = [{"path": p, "content": _with_newline(shown[p]), "language": language_of(p),
                   "test": p in plan.spec} for p in plan.spec + plan.edit if p in shown]
         large = [p for p in plan.edit if len(shown.get(p, "").splitlines()) > WHOLE_FILE_MAX_LINES]
@@ -200,7 +207,25 @@ class ContextFirst:
                                     tests=tests[1] if tests else "",
                                     passed=bool(tests and tests[0]), command=command or "",
                                     attempt=attempt, large=large, protect=plan.protect,
-                                    problems=problems, functions_only=echoed, unmet=unmet)
+                                    problems=problems, functions_only=echoed, unmet=unmet,
+                                    reading=reading)
+
+    def _diagnose(self, request: str, plan: Plan, shown: dict[str, str],
+                  tests: tuple[bool, str], command: str) -> tuple[str, int]:
+        """The model's reading of the failure, in prose (prompts/diagnose.yaml), and the
+        tokens it took; ("", 0) when the call fails."""
+        files = [{"path": p, "content": _with_newline(shown[p]), "language": language_of(p)}
+                 for p in plan.spec + plan.edit if p in shown]
+        messages = self.diagnose_prompt.messages(request=request, files=files, tests=tests[1],
+                                                 command=command)
+        self._say("the code came back unchanged: asking what is wrong first")
+        try:
+            reply = ask_model(self.llm, messages, stage=self.spec.name, bus=self.bus,
+                              max_tokens=self.diagnose_prompt.max_tokens,
+                              temperature=self.diagnose_prompt.temperature)
+        except LLMError:
+            return "", 0
+        return " ".join(reply.text.split())[:1200], reply.usage.total_tokens
 
     # ------------------------------------------------------------------ the reply
     def _changes(self, reply: str, plan: Plan, shown: dict[str, str]) -> tuple[dict[str, str],
