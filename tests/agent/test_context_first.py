@@ -105,7 +105,7 @@ def test_after_a_failed_direct_edit_the_tools_get_a_smaller_budget(repo, store, 
     tokens, well before the turn's own budget."""
     wrong = BUGGY.replace("int(text)", "int(text.strip())")
     reads = [act("read_file", path="people.py", start_line=None, end_line=None)] * 6
-    llm = scripted(_whole("people.py", wrong), _whole("people.py", wrong), "It strips.",
+    llm = scripted(_whole("people.py", wrong), _whole("people.py", wrong),
                    _whole("people.py", wrong), *reads, finish("Could not fix it."))
     limits = AgentLimits(max_steps=20, token_budget=60_000, after_direct_budget=900)
     result = _ask(llm, _workspace(repo), store, snapshots, limits=limits)
@@ -114,20 +114,18 @@ def test_after_a_failed_direct_edit_the_tools_get_a_smaller_budget(repo, store, 
     assert result.tokens < 60_000
     direct = sum(1 for call in llm.calls if "FILE: people.py" in call[-1].content
                  and "Which line of the code" not in call[-1].content)
-    # Three edits and one reading of the failure; cut before the scripted reads ran out.
-    assert direct == 3 and len(llm.calls) < 4 + 2 * 6
+    assert direct == 3 and len(llm.calls) < 3 + 2 * 6  # cut before the scripted reads ran out
 
 
 def test_a_retry_after_a_repeated_reply_is_sampled_not_greedy(repo, store, snapshots):
     """Greedy decoding answers a prompt it has answered before the same way: once a reply
     repeats an earlier one, the next attempt is sampled."""
     wrong = BUGGY.replace("int(text)", "int(text.strip())")
-    llm = scripted(_whole("people.py", wrong), _whole("people.py", wrong), "It strips.",
+    llm = scripted(_whole("people.py", wrong), _whole("people.py", wrong),
                    _whole("people.py", FIXED))
     result = _ask(llm, _workspace(repo), store, snapshots)
     assert result.status == "finished" and (repo.root / "people.py").read_text() == FIXED
-    # (the third call is the greedy reading of the failure after the echo)
-    assert llm.temperatures == [0.0, 0.0, 0.0, RETRY_TEMPERATURE] and RETRY_TEMPERATURE > 0
+    assert llm.temperatures == [0.0, 0.0, RETRY_TEMPERATURE] and RETRY_TEMPERATURE > 0
     # Replies that differ stay greedy.
     other = scripted(_whole("people.py", wrong), "I am not sure.", _whole("people.py", FIXED))
     _ask(other, _workspace(repo), store, snapshots)
@@ -210,20 +208,30 @@ def test_the_code_under_test_is_followed_one_import_deeper(repo, store, snapshot
 def test_a_file_sent_back_unchanged_is_said_so_and_only_functions_are_asked(repo, store,
                                                                            snapshots):
     only_fixed = FIXED.split("\n\n\n")[0] + "\n"
-    reading = "int(text) raises on 'abc'; parse_age should return None when it is no number."
-    llm = scripted(_whole("people.py", BUGGY), reading, _whole("people.py", only_fixed))
+    llm = scripted(_whole("people.py", BUGGY), _whole("people.py", only_fixed))
     result = _ask(llm, _workspace(repo), store, snapshots)
     assert result.status == "finished"
     assert (repo.root / "people.py").read_text() == FIXED  # merged: greet kept
-    first, asked, second = (call[-1].content for call in llm.calls)
-    # The model did not see the bug: it is asked what is wrong, in prose, before the next edit.
-    assert "Which line of the code makes the tests fail" in asked and "1 failed" in asked
-    assert "What is wrong, as you read it before (check it against the code): " + reading \
-        in second
+    first, second = (call[-1].content for call in llm.calls)
     assert ("- attempt 1 sent people.py back unchanged: that code gives the output above; "
             "change the lines it points at") in second
     assert "Reply with only the functions or classes you change" in second
     assert "Reply with only the functions" not in first and "each written whole: a line" in first
+
+
+def test_sent_back_unchanged_twice_the_model_is_asked_what_is_wrong_first(repo, store,
+                                                                         snapshots):
+    reading = "int(text) raises on 'abc'; parse_age should return None when it is no number."
+    only_buggy = BUGGY.split("\n\n\n")[0] + "\n"
+    llm = scripted(_whole("people.py", BUGGY), _whole("people.py", only_buggy), reading,
+                   _whole("people.py", FIXED))
+    result = _ask(llm, _workspace(repo), store, snapshots)
+    assert result.status == "finished" and (repo.root / "people.py").read_text() == FIXED
+    asked, last = (call[-1].content for call in llm.calls[2:])
+    assert "Which line of the code makes the tests fail" in asked and "1 failed" in asked
+    assert "```" not in asked.split("fail now:")[1].split("```", 2)[2]  # no code asked for
+    assert "What is wrong, as you read it before (check it against the code): " + reading \
+        in last
 
 
 

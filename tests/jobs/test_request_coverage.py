@@ -16,8 +16,8 @@ CLI_BOTH = CLI.replace("    args =", '    parser.add_argument("--json", action="
 def test_a_name_the_request_keeps_and_the_edit_removed():
     request = "Add a --json flag to cli.py. --min must still apply."
     notes = unmet_parts(request, {"cli.py": CLI}, {"cli.py": CLI_JSON})
-    assert notes == ['The request says "--min must still apply", and your edit removed --min '
-                     'from cli.py.']
+    assert notes == [('The request says "--min must still apply", and your edit removed --min '
+                     'from cli.py.')]
     assert unmet_parts(request, {"cli.py": CLI}, {"cli.py": CLI_BOTH}) == []
 
 
@@ -34,8 +34,8 @@ def test_a_name_asked_for_that_no_file_has():
                "settings.py read max_retries.")
     assert unmet_parts(request, before, after) == [
         'The request says "Make settings.py read max_retries", and settings.py has not changed.',
-        'The request says "Set the timeout to 30 in config.json and add "max_retries": 5 to it", '
-        "and no file has max_retries yet."]
+        ('The request says "Set the timeout to 30 in config.json and add "max_retries": 5 to it", '
+        "and no file has max_retries yet.")]
     done = {"config.json": '{"timeout": 30, "max_retries": 5}\n',
             "settings.py": "X = 1\nMAX = data['max_retries']\n"}
     assert unmet_parts(request, before, done) == []
@@ -47,8 +47,8 @@ def test_a_named_function_left_as_it_was_in_a_changed_file():
     after = {"report.py": before["report.py"].replace("return t\n", "return '(P0) ' + t\n")}
     request = "format_task shows the priority and format_report sorts by it."
     assert unmet_parts(request, before, after) == [
-        'The request says "format_task shows the priority and format_report sorts by it", and '
-        "your edit left format_report (report.py) as it was."]
+        ('The request says "format_task shows the priority and format_report sorts by it", and '
+        "your edit left format_report (report.py) as it was.")]
     # Plain words are not taken for names: "sorts" or "report" are no definitions here.
     assert unmet_parts("Make the report show the priority.", before, after) == []
 
@@ -76,5 +76,28 @@ def test_a_new_file_counts_as_the_place_a_name_is():
     request = "Add normalize_email(email) in a new module emails.py."
     assert unmet_parts(request, before, after) == []
     assert unmet_parts(request, before, before) == [
-        'The request says "Add normalize_email(email) in a new module emails.py", and no file '
-        "has normalize_email yet."]
+        ('The request says "Add normalize_email(email) in a new module emails.py", and no file '
+        "has normalize_email yet.")]
+
+
+ACCOUNTS = ('def create(accounts, email):\n    email = email.strip().lower()\n'
+            '    if email.count("@") != 1:\n        raise ValueError(f"invalid: {email!r}")\n'
+            '    accounts.append(email)\n')
+HELPER = ('def normalize_email(email):\n    email = email.strip().lower()\n'
+          '    if email.count("@") != 1:\n        raise ValueError(f"invalid: {email!r}")\n'
+          '    return email\n\n\n')
+
+
+def test_a_helper_made_with_the_copies_left_in_place():
+    request = "Move the copied email code of create into one helper normalize_email(email)."
+    left = HELPER + ACCOUNTS.replace("email = email.strip().lower()",
+                                     "email = normalize_email(email)")
+    assert unmet_parts(request, {"a.py": ACCOUNTS}, {"a.py": left}) == [
+        ('The request says "Move the copied email code of create into one helper '
+        'normalize_email(email)", and create still holds the lines now in normalize_email '
+        "(a.py): take them out and call normalize_email instead.")]
+    done = HELPER + "def create(accounts, email):\n    accounts.append(normalize_email(email))\n"
+    assert unmet_parts(request, {"a.py": ACCOUNTS}, {"a.py": done}) == []
+    # Without a request to take copies out, a new function that shares lines is no finding.
+    assert unmet_parts("Add normalize_email(email) to a.py.", {"a.py": ACCOUNTS},
+                       {"a.py": left}) == []

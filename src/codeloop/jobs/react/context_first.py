@@ -18,8 +18,10 @@ Passing tests (or, with no tests, files that parse: a Python file that does not 
 written) end the turn, after one more round when rules find the request only partly done
 (jobs/react/request_coverage.py: a file it names untouched, a name it asks for nowhere) and
 one to repair what that round broke; when the tests then still fail, the files go back to
-how they passed. Otherwise the ReAct loop
-goes on from there with what was learnt in its conversation. A request that names no file
+how they passed. Before that, the docstring examples of the functions the edit changed run
+too (jobs/react/docstring_checks.py): one that does not hold is a failure like a test's, and
+when no later round passes both, the files go back to how they passed the tests. Otherwise
+the ReAct loop goes on from there with what was learnt in its conversation. A request that names no file
 (and whose workspace has no file it could mean) goes to the loop directly: exploring is what
 the tools are for.
 """
@@ -44,6 +46,7 @@ from codeloop.jobs.react.context_plan import (
     safe_read,
     test_command,
 )
+from codeloop.jobs.react.docstring_checks import failed_examples
 from codeloop.jobs.react.request_coverage import unmet_parts
 from codeloop.jobs.react.state import AgentSpec, AgentState, message
 from codeloop.jobs.request_files import is_test_path
@@ -112,9 +115,11 @@ class ContextFirst:
         before = self._project_texts(files)
         original = dict(shown)
         tokens, steps, notes, last, echoed = 0, 0, [], [], False
-        reading = ""  # the model's own account of the failure, asked once after an echo
+        reading = ""  # the model's own account of the failure, asked once after two echoes
+        echoes = 0
         unmet: list[str] = []  # set for the one round after a pass that left the request undone
         passing: dict[str, str] | None = None  # the files as they passed, before that round
+        tested: dict[str, str] | None = None  # the files that passed the tests, not the examples
         rounds, attempt = self.max_rounds, 0
         asked: list[list[tuple[str, str]]] = []  # each attempt's prompt, as (role, text)
         replies: list[str] = []
@@ -152,8 +157,10 @@ class ContextFirst:
             if passing is not None and not written:  # "DONE", or nothing usable: as it passed
                 tests = self._restore(passing, original, shown, changed, command)
                 return self._finished(state, changed, existed, tests, tokens, steps)
-            if (not written and same and not reading and attempt < rounds and tests
-                    and not tests[0] and command):
+            echoes += bool(same and not written)
+            # Sent back unchanged twice (whole, then as functions): it does not see the bug.
+            if (echoes >= 2 and not reading and attempt < rounds and tests and not tests[0]
+                    and command):
                 reading, used = self._diagnose(request, plan, shown, tests, command)
                 tokens += used
                 steps += 1 if used else 0
@@ -182,6 +189,13 @@ class ContextFirst:
                 tests = self._restore(passing, original, shown, changed, command)
                 self._say("the rest of the request broke the tests: undone")
                 return self._finished(state, changed, existed, tests, tokens, steps)
+            if tests is not None and tests[0] and passing is None and attempt < rounds:
+                failed = failed_examples(self.box, before, self._project_texts(files))
+                if failed:  # the docstrings of the changed code say otherwise: another round
+                    self._say("the tests pass, but docstring examples do not hold")
+                    tests, last = (False, f"{failed}\n\n{tests[1]}"), []
+                    tested = tested or {p: shown[p] for p in changed}
+                    continue
             if tests is None or tests[0]:
                 if passing is None:
                     unmet = unmet_parts(request, before, self._project_texts(files))
@@ -193,6 +207,11 @@ class ContextFirst:
                     last = []
                     continue
                 return self._finished(state, changed, existed, tests, tokens, steps)
+        if tested is not None:  # no round passed the examples too: back to passing the tests
+            tests = self._restore(tested, original, shown, changed, command)
+            self._say("no round made the docstring examples hold: back to the edit that "
+                      "passed the tests")
+            return self._finished(state, changed, existed, tests, tokens, steps)
         return self._hand_over(state, plan, shown, tests, command, notes, tokens, steps,
                                changed)
 

@@ -9,7 +9,9 @@ half done, each in a way a rule sees:
 - a file the request names, untouched (config_max_retries: settings.py);
 - a name the request asks for that no file has (config_max_retries: max_retries);
 - a function the request names, left as it was (add_priority_field: format_report);
-- a name the request says must keep working, gone (cli_json_flag: --min).
+- a name the request says must keep working, gone (cli_json_flag: --min);
+- and (refactor_extract_helper) a helper the request asks to move copied code into, made, with
+  the copies still in the functions they were to leave.
 
 The notes go back to the model once (jobs/react/context_first.py), which may also answer
 that nothing more is needed. Names in a sentence that removes or renames things are not
@@ -38,6 +40,11 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'`(-])|\n\s*\n")
 _CLAUSE_END = re.compile(r",\s+and\s+|;\s+|:\s+(?=[a-z])|,\s+but\s+|\s+and\s+(?=\S+\.\w+\b)")
 MAX_QUOTE = 200
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+# A request to take repeated code out into one place.
+_DEDUPLICATE = re.compile(r"\b(move|extract|helper|duplicat\w*|copied|copies|same code|"
+                          r"refactor\w*|deduplicat\w*)\b", re.IGNORECASE)
+MIN_COPIED_LINES = 2  # lines of a new helper still found in another function
+MIN_LINE_CHARS = 12  # shorter lines (`return x`, `else:`) are alike by chance
 MAX_NOTES = 4
 
 
@@ -106,6 +113,48 @@ def _definitions(source: str) -> dict[str, str]:
     return out
 
 
+def _body_lines(node: ast.AST, source: str) -> list[str]:
+    """A function's statements as stripped source lines, its docstring left out."""
+    body = getattr(node, "body", [])
+    if body and isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None),
+                                                             ast.Constant):
+        body = body[1:]
+    lines: list[str] = []
+    for stmt in body:
+        lines += [line.strip() for line in
+                  (ast.get_source_segment(source, stmt) or "").splitlines()]
+    return [line for line in lines if len(line) >= MIN_LINE_CHARS]
+
+
+def _copies_left(request: str, before: dict[str, str], after: dict[str, str]) -> list[str]:
+    """Functions that still hold the lines of a helper the edit made, when the request asks
+    for repeated code to go into one place."""
+    if not _DEDUPLICATE.search(request):
+        return []
+    notes: list[str] = []
+    for path, source in after.items():
+        if not path.endswith(".py") or is_test_path(path):
+            continue
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError, RecursionError):
+            continue
+        old = _definitions(before.get(path, ""))
+        functions = [n for n in ast.walk(tree)
+                     if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        for helper in (f for f in functions if f.name not in old):
+            wanted = set(_body_lines(helper, source))
+            holding = [f.name for f in functions if f.name in old and
+                       len(wanted & set(_body_lines(f, source))) >= MIN_COPIED_LINES]
+            if holding:
+                sentence = next((s for s in _sentences(request) if _has(s, helper.name)),
+                                next(s for s in _sentences(request) if _DEDUPLICATE.search(s)))
+                notes.append(f"{_said(sentence, helper.name)}, and {', '.join(holding)} still "
+                             f"{'holds' if len(holding) == 1 else 'hold'} the lines now in {helper.name} ({path}): take them out "
+                             f"and call {helper.name} instead.")
+    return notes
+
+
 def unmet_parts(request: str, before: dict[str, str], after: dict[str, str]) -> list[str]:
     """Notes on what the request names and the edit did not do. `before`: the files as they
     were when the turn began (those not there then are new); `after`: every text file of the
@@ -141,5 +190,6 @@ def unmet_parts(request: str, before: dict[str, str], after: dict[str, str]) -> 
                 if name in old and old[name] == new.get(name) and after[path] != before[path]:
                     notes.append(f"{_said(sentence, name)}, and your edit left {name} "
                                  f"({path}) as it was.")
+    notes += _copies_left(" ".join(kept), before, after) if kept else []
     unique = list(dict.fromkeys(notes))
     return unique[:MAX_NOTES]
