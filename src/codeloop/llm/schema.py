@@ -89,7 +89,9 @@ def parse_json_text(text: str, name: str = "response") -> Any:
             return json.loads(_JSON_ESCAPE.sub(_keep_valid_escape, candidate), strict=False)
         except json.JSONDecodeError:
             continue
-    preview = text.strip().replace("\n", " ")[:120]
+    # Head and tail: where a reply stops being JSON is usually near its end.
+    flat = text.strip().replace("\n", " ")
+    preview = flat if len(flat) <= 240 else f"{flat[:120]} ... {flat[-100:]}"
     raise InvalidStructuredOutput(f"{name}: the reply is not JSON: {preview!r}")
 
 

@@ -39,13 +39,13 @@ from codeloop.jobs.definitions import merge_definitions, top_level_names
 from codeloop.jobs.edits import apply_blocks, edit_blocks, whole_files
 from codeloop.jobs.prompts import load_prompt
 from codeloop.jobs.react.context_plan import (
-    SOURCE_SUFFIXES,
     Plan,
     plan_context,
     run_project_tests,
     safe_read,
     test_command,
 )
+from codeloop.jobs.react.direct_files import project_texts, restore_files
 from codeloop.jobs.react.docstring_checks import failed_examples
 from codeloop.jobs.react.request_coverage import unmet_parts
 from codeloop.jobs.react.state import AgentSpec, AgentState, message
@@ -65,7 +65,6 @@ RETRY_TEMPERATURE = 0.7
 # After a pass that left the request partly done: a round for the rest, and one to repair
 # what that round broke (measured: the 1.5B's first try at the rest often crashes a test).
 COVERAGE_ROUNDS = 2
-MAX_PROJECT_CHARS = 400_000  # the text searched for the names a request asks for
 
 # What a finished direct edit hands back as the turn's result: (files modified, files
 # created, the answer) -> the result the agent's finish schema wants. The single agent's is
@@ -301,35 +300,13 @@ class ContextFirst:
     def _restore(self, passing: dict[str, str], original: dict[str, str],
                  shown: dict[str, str], changed: list[str],
                  command: str | None) -> tuple[bool, str] | None:
-        """Put the files back as they passed (the last round broke the tests): those that
-        round changed first get their passing text, or their text from before the turn, or
-        are deleted when the round created them. Then the tests again, so the answer reports
-        what is there."""
-        for path in list(changed):
-            if path in passing or path in original:
-                content = passing.get(path, original.get(path, ""))
-                if shown.get(path) != content:
-                    self.box.run("write_file", {"path": path, "content": content})
-                    shown[path] = content
-                if path not in passing:
-                    changed.remove(path)
-            else:
-                self.box.workspace.delete(path)
-                shown.pop(path, None)
-                changed.remove(path)
+        """The files back as they passed (see direct_files.restore_files), and the tests
+        again, so the answer reports what is there."""
+        restore_files(self.box, passing, original, shown, changed)
         return self._run_tests(command) if command else None
 
     def _project_texts(self, files: list[str]) -> dict[str, str]:
-        """The project's source files as they are now (up to MAX_PROJECT_CHARS in all): where
-        the names a request asks for are looked for."""
-        out: dict[str, str] = {}
-        total = 0
-        for path in files:
-            if not path.endswith(SOURCE_SUFFIXES) or total > MAX_PROJECT_CHARS:
-                continue
-            out[path] = safe_read(self.box.workspace.read_text, path)
-            total += len(out[path])
-        return out
+        return project_texts(self.box.workspace.read_text, files)
 
     # ------------------------------------------------------------------ endings
     def _finished(self, state: AgentState, changed: list[str], existed: set[str],

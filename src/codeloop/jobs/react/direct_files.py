@@ -1,0 +1,43 @@
+"""The context-first edit's bookkeeping of files (jobs/react/context_first.py): the project's
+text as it is now, and putting files back to a state that passed the tests."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from codeloop.jobs.react.context_plan import SOURCE_SUFFIXES, safe_read
+
+MAX_PROJECT_CHARS = 400_000  # the text searched for the names a request asks for
+
+
+def project_texts(read: Callable[[str], str], files: list[str]) -> dict[str, str]:
+    """The project's source files as they are now (up to MAX_PROJECT_CHARS in all): where
+    the names a request asks for are looked for, and what docstring checks compare."""
+    out: dict[str, str] = {}
+    total = 0
+    for path in files:
+        if not path.endswith(SOURCE_SUFFIXES) or total > MAX_PROJECT_CHARS:
+            continue
+        out[path] = safe_read(read, path)
+        total += len(out[path])
+    return out
+
+
+def restore_files(box, passing: dict[str, str], original: dict[str, str],
+                  shown: dict[str, str], changed: list[str]) -> None:
+    """Put the files back as they passed: each file changed since gets its passing text, or
+    its text from before the turn, or is deleted when it was created after the pass. Writes
+    go through `box`'s write_file (the path guard, the events); `shown` and `changed` are
+    updated in place."""
+    for path in list(changed):
+        if path in passing or path in original:
+            content = passing.get(path, original.get(path, ""))
+            if shown.get(path) != content:
+                box.run("write_file", {"path": path, "content": content})
+                shown[path] = content
+            if path not in passing:
+                changed.remove(path)
+        else:
+            box.workspace.delete(path)
+            shown.pop(path, None)
+            changed.remove(path)
