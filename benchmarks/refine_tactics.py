@@ -34,11 +34,11 @@ from codeloop.bench.datasets import Problem, load_dataset
 from codeloop.bench.program import build_program
 from codeloop.bench.scoring import score
 from codeloop.bench.task_builder import task_for
+from codeloop.docstring_examples.parse import task_assertions
 from codeloop.jobs.extract import extract_code
 from codeloop.jobs.prompts import load_prompt
 from codeloop.llm.base import LLM, user
 from codeloop.llm.registry import get_llm
-from codeloop.solve.examples import task_assertions
 from codeloop.solve.execute import run_tests
 from codeloop.solve.extract import join_program
 from codeloop.solve.verify import MAX_FAILURE_LINES

@@ -18,8 +18,8 @@ from pathlib import Path
 from codeloop.bench.compare import load_run
 from codeloop.bench.datasets import load_dataset
 from codeloop.bench.task_builder import task_for
+from codeloop.docstring_examples.parse import task_assertions
 from codeloop.jobs.extract import extract_code
-from codeloop.solve.examples import task_assertions
 from codeloop.solve.execute import run_tests
 from codeloop.solve.extract import join_program
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from codeloop.solve.examples import parse_examples, task_assertions
+from codeloop.docstring_examples.parse import parse_examples, task_assertions
 
 
 def test_expression_lines():

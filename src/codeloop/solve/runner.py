@@ -12,10 +12,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from codeloop.docstring_examples.parse import task_assertions
 from codeloop.events import Error, EventBus
 from codeloop.jobs.usage import UsageRecord, per_stage
 from codeloop.llm.base import LLM, LLMError
-from codeloop.solve.examples import task_assertions
 from codeloop.solve.execute import narrow_test_source, read_test_file
 from codeloop.solve.extract import join_program
 from codeloop.solve.stage import SolveContext

@@ -45,7 +45,7 @@ from codeloop.jobs.react.context_plan import (
     safe_read,
     test_command,
 )
-from codeloop.jobs.react.direct_files import project_texts, restore_files
+from codeloop.jobs.react.direct_files import lint_findings, project_texts, restore_files
 from codeloop.jobs.react.docstring_checks import failed_examples
 from codeloop.jobs.react.request_coverage import unmet_parts
 from codeloop.jobs.react.state import AgentSpec, AgentState, message
@@ -234,8 +234,9 @@ class ContextFirst:
         tokens it took; ("", 0) when the call fails."""
         files = [{"path": p, "content": _with_newline(shown[p]), "language": language_of(p)}
                  for p in plan.spec + plan.edit if p in shown]
+        findings = lint_findings(shown, plan.edit)
         messages = self.diagnose_prompt.messages(request=request, files=files, tests=tests[1],
-                                                 command=command)
+                                                 command=command, findings=findings)
         self._say("the code came back unchanged: asking what is wrong first")
         try:
             reply = ask_model(self.llm, messages, stage=self.spec.name, bus=self.bus,
@@ -243,7 +244,10 @@ class ContextFirst:
                               temperature=self.diagnose_prompt.temperature)
         except LLMError:
             return "", 0
-        return " ".join(reply.text.split())[:1200], reply.usage.total_tokens
+        reading = " ".join(reply.text.split())[:1200]
+        if findings:  # the next edit sees them too, whatever the reading made of them
+            reading += " The linter's findings: " + "; ".join(findings) + "."
+        return reading, reply.usage.total_tokens
 
     # ------------------------------------------------------------------ the reply
     def _changes(self, reply: str, plan: Plan, shown: dict[str, str]) -> tuple[dict[str, str],

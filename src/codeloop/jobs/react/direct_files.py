@@ -4,10 +4,14 @@ text as it is now, and putting files back to a state that passed the tests."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import PurePosixPath
 
 from codeloop.jobs.react.context_plan import SOURCE_SUFFIXES, safe_read
+from codeloop.jobs.request_files import is_test_path
+from codeloop.quality.lint import lint_code
 
 MAX_PROJECT_CHARS = 400_000  # the text searched for the names a request asks for
+MAX_FINDINGS = 8
 
 
 def project_texts(read: Callable[[str], str], files: list[str]) -> dict[str, str]:
@@ -21,6 +25,20 @@ def project_texts(read: Callable[[str], str], files: list[str]) -> dict[str, str
         out[path] = safe_read(read, path)
         total += len(out[path])
     return out
+
+
+def lint_findings(shown: dict[str, str], paths: list[str]) -> list[str]:
+    """The linter's errors and warnings (pylint's, and ruff's bug rules) in the Python files
+    to edit, as `path line N: CODE message`. Linted as temp copies, the workspace's own lint
+    config ignored (quality/lint.py): nothing of the workspace configures the tools."""
+    out: list[str] = []
+    for path in paths:
+        if not path.endswith(".py") or is_test_path(path) or path not in shown:
+            continue
+        report = lint_code(shown[path], PurePosixPath(path).name)
+        out += [f"{path} {finding.format()}"
+                for finding in report.errors + report.warnings + report.ruff]
+    return list(dict.fromkeys(out))[:MAX_FINDINGS]
 
 
 def restore_files(box, passing: dict[str, str], original: dict[str, str],

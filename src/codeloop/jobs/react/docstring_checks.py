@@ -6,8 +6,8 @@ and the project's tests do not always try the same inputs. Measured on the agent
 the docstring it had in front of it spells out. A failing example goes back to the model like
 a failing test.
 
-Forms read: those solve reads (solve/examples.py: `f(x) -> y`, doctest lines, ...), and, for a
-function with one parameter, bare `input -> output` pairs of literals. Only top-level
+Forms read: those solve reads (docstring_examples/parse.py: `f(x) -> y`, doctest lines,
+...), and, for a function with one parameter, bare `input -> output` pairs of literals. Only top-level
 functions of non-test Python files are checked. The checks run in the sandbox, through the
 same shell tool as the tests: the code is the model's.
 """
@@ -19,8 +19,8 @@ import base64
 import json
 import re
 
+from codeloop.docstring_examples.parse import parse_examples
 from codeloop.jobs.request_files import is_test_path
-from codeloop.solve.examples import parse_examples
 
 _LITERAL = r"""(?:[-+]?\d+(?:\.\d+)?|'[^'\n]*'|"[^"\n]*"|\[[^\]\n]*\]|\([^)\n]*\)|True|False|None)"""
 _BARE_PAIR = re.compile(rf"(?<![\w.)\]])(?P<arg>{_LITERAL})\s*(?:->|=>|→|➞)\s*(?P<value>{_LITERAL})")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 import re
 
-from codeloop.solve.comments import strip_comment
+from codeloop.docstring_examples.comments import strip_comment
 
 _FOR_FORM = re.compile(
     r"^for\s+(?P<inputs>.+?),?\s+(?:the\s+)?(?:output|result|answer)\s+"

@@ -22,8 +22,8 @@ import builtins
 import operator
 import re
 
-from codeloop.solve.comments import strip_comment
-from codeloop.solve.named_examples import named_examples
+from codeloop.docstring_examples.comments import strip_comment
+from codeloop.docstring_examples.named import named_examples
 
 _ARROWS = ("==>", "➞", "=>", "->", "→")
 _RETURNS_COMMENT = re.compile(r"^(?P<call>.+?)#\s*(?:returns?|should return|==|gives)\s*:?\s*(?P<value>.+)$")
