@@ -39,6 +39,6 @@ def test_the_reading_and_the_last_attempt_are_shown_the_linters_findings(repo, s
     asked, last = (call[-1].content for call in llm.calls[2:])
     assert "The linter's findings in the code (one may be the bug):" in asked
     assert "- orders.py line 1: W0102 dangerous-default-value" in asked
-    assert reading + " The linter's findings: orders.py line 1: W0102" in last
+    assert reading + "\nThe linter's findings: orders.py line 1: W0102" in last
     # Only the files to edit are linted: the test file is the specification.
     assert "test_orders.py line" not in asked

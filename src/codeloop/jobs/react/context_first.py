@@ -244,9 +244,11 @@ class ContextFirst:
                               temperature=self.diagnose_prompt.temperature)
         except LLMError:
             return "", 0
-        reading = " ".join(reply.text.split())[:1200]
+        # As written: a reading that holds code keeps its lines (joined, the 1.5B copied
+        # a one-line `def ...: """...""" if ...` that does not parse).
+        reading = reply.text.strip()[:1200]
         if findings:  # the next edit sees them too, whatever the reading made of them
-            reading += " The linter's findings: " + "; ".join(findings) + "."
+            reading += "\nThe linter's findings: " + "; ".join(findings) + "."
         return reading, reply.usage.total_tokens
 
     # ------------------------------------------------------------------ the reply
