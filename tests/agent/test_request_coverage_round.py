@@ -9,6 +9,7 @@ from agent_replies import scripted
 
 from codeloop.agent.factory import agent_spec
 from codeloop.agent.session import AgentSession
+from codeloop.jobs.react.direct_files import MAX_FILE_BYTES, project_texts
 from codeloop.jobs.react.state import AgentLimits
 
 MODELS = ("from dataclasses import dataclass\n\n\n@dataclass\nclass Task:\n    title: str\n"
@@ -95,7 +96,34 @@ def test_a_rest_the_repair_round_cannot_mend_is_undone(repo, store, snapshots):
     assert [c.path for c in result.changes] == ["models.py"]
 
 
+def test_undoing_the_rest_puts_back_a_file_it_overwrote_that_was_never_shown(repo, store,
+                                                                            snapshots):
+    """The round may write any file of the project, not only those in the prompt: undone,
+    a file that was there before the turn gets its text back, never deleted."""
+    notes = "Project notes, written by hand.\n"
+    (repo.root / "NOTES.md").write_text(notes)
+    broken = REPORT.replace("'[ ] '", "'[?] '")
+    llm = scripted(_whole("models.py", MODELS_NEW),
+                   _whole("report.py", broken) + "\nFILE: NOTES.md\n```\nreplaced\n```\n",
+                   _whole("report.py", broken.replace("[x]", "[X]")))
+    result = _ask(llm, _workspace(repo), store, snapshots)
+    assert result.status == "finished" and len(llm.calls) == 3
+    assert (repo.root / "NOTES.md").read_text() == notes
+    assert (repo.root / "report.py").read_text() == REPORT
+    assert [c.path for c in result.changes] == ["models.py"]
+
+
 def test_a_complete_edit_gets_no_extra_round(repo, store, snapshots):
     llm = scripted(_whole("models.py", MODELS_NEW) + "\n" + _whole("report.py", REPORT_SORTED))
     result = _ask(llm, _workspace(repo), store, snapshots)
     assert result.status == "finished" and len(llm.calls) == 1
+
+
+def test_a_huge_model_written_file_is_not_read_into_the_hosts_memory(repo):
+    """The rules search the project's text after every passing edit; a file past the cap (it
+    could be gigabytes) is skipped, not read whole."""
+    (repo.root / "small.py").write_text("X = 1\n")
+    (repo.root / "huge.py").write_text("Y = 2\n" * (MAX_FILE_BYTES // 6 + 1))
+    ws = agent_spec("single", repo, limits=AgentLimits()).toolbox.workspace
+    texts = project_texts(ws, ws.walk_files())
+    assert texts["small.py"] == "X = 1\n" and "huge.py" not in texts

@@ -45,7 +45,12 @@ from codeloop.jobs.react.context_plan import (
     safe_read,
     test_command,
 )
-from codeloop.jobs.react.direct_files import lint_findings, project_texts, restore_files
+from codeloop.jobs.react.direct_files import (
+    lint_findings,
+    project_texts,
+    readable_text,
+    restore_files,
+)
 from codeloop.jobs.react.docstring_checks import failed_examples
 from codeloop.jobs.react.request_coverage import unmet_parts
 from codeloop.jobs.react.state import AgentSpec, AgentState, message
@@ -112,7 +117,7 @@ class ContextFirst:
             return {}
         command = test_command(files + plan.new)
         before = self._project_texts(files)
-        original = dict(shown)
+        original = dict(shown)  # each file's text before the turn, kept as files are written
         tokens, steps, notes, last, echoed = 0, 0, [], [], False
         reading = ""  # the model's own account of the failure, asked once after two echoes
         echoes = 0
@@ -149,12 +154,17 @@ class ContextFirst:
             # changes the next prompt (measured: the 1.5B sent one wrong file three times).
             same = [p for p, text in changes.items() if shown.get(p) == text]
             echoed = bool(same)
+            for path in changes:  # a file the prompt did not show may be written too
+                if path in existed and path not in original:
+                    text = readable_text(ws, path)
+                    if text is not None:
+                        original[path] = text
             written, refused = self._write({p: t for p, t in changes.items() if p not in same},
                                            plan)
             last = problems + refused
             notes += last
             if passing is not None and not written:  # "DONE", or nothing usable: as it passed
-                tests = self._restore(passing, original, shown, changed, command)
+                tests = self._restore(passing, original, existed, shown, changed, command)
                 return self._finished(state, changed, existed, tests, tokens, steps)
             echoes += bool(same and not written)
             # Sent back unchanged twice (whole, then as functions): it does not see the bug.
@@ -185,7 +195,7 @@ class ContextFirst:
                 if attempt < rounds:  # one round to repair what the new changes broke
                     last = []  # the prompt says the rest broke the tests, with the notes
                     continue
-                tests = self._restore(passing, original, shown, changed, command)
+                tests = self._restore(passing, original, existed, shown, changed, command)
                 self._say("the rest of the request broke the tests: undone")
                 return self._finished(state, changed, existed, tests, tokens, steps)
             if tests is not None and tests[0] and passing is None and attempt < rounds:
@@ -207,7 +217,7 @@ class ContextFirst:
                     continue
                 return self._finished(state, changed, existed, tests, tokens, steps)
         if tested is not None:  # no round passed the examples too: back to passing the tests
-            tests = self._restore(tested, original, shown, changed, command)
+            tests = self._restore(tested, original, existed, shown, changed, command)
             self._say("no round made the docstring examples hold: back to the edit that "
                       "passed the tests")
             return self._finished(state, changed, existed, tests, tokens, steps)
@@ -303,16 +313,16 @@ class ContextFirst:
     def _run_tests(self, command: str) -> tuple[bool, str]:
         return run_project_tests(self.box, command)
 
-    def _restore(self, passing: dict[str, str], original: dict[str, str],
+    def _restore(self, passing: dict[str, str], original: dict[str, str], existed: set[str],
                  shown: dict[str, str], changed: list[str],
                  command: str | None) -> tuple[bool, str] | None:
         """The files back as they passed (see direct_files.restore_files), and the tests
         again, so the answer reports what is there."""
-        restore_files(self.box, passing, original, shown, changed)
+        restore_files(self.box, passing, original, existed, shown, changed)
         return self._run_tests(command) if command else None
 
     def _project_texts(self, files: list[str]) -> dict[str, str]:
-        return project_texts(self.box.workspace.read_text, files)
+        return project_texts(self.box.workspace, files)
 
     # ------------------------------------------------------------------ endings
     def _finished(self, state: AgentState, changed: list[str], existed: set[str],

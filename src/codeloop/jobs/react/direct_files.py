@@ -3,27 +3,36 @@ text as it is now, and putting files back to a state that passed the tests."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import PurePosixPath
 
-from codeloop.jobs.react.context_plan import SOURCE_SUFFIXES, safe_read
+from codeloop.jobs.react.context_plan import SOURCE_SUFFIXES
 from codeloop.jobs.request_files import is_test_path
 from codeloop.quality.lint import lint_code
 
 MAX_PROJECT_CHARS = 400_000  # the text searched for the names a request asks for
+MAX_FILE_BYTES = 1_000_000  # a bigger file is not read (model-written: it could be any size)
 MAX_FINDINGS = 8
 
 
-def project_texts(read: Callable[[str], str], files: list[str]) -> dict[str, str]:
-    """The project's source files as they are now (up to MAX_PROJECT_CHARS in all): where
-    the names a request asks for are looked for, and what docstring checks compare."""
+def readable_text(ws, path: str) -> str | None:
+    """A file's text, or None for a binary, undecodable or huge one (never read whole into
+    memory beyond MAX_FILE_BYTES: the model may have written it)."""
+    return ws.read_text_for_search(path, MAX_FILE_BYTES)
+
+
+def project_texts(ws, files: list[str]) -> dict[str, str]:
+    """The project's source files as they are now (each up to MAX_FILE_BYTES, up to
+    MAX_PROJECT_CHARS in all): where the names a request asks for are looked for, and what
+    docstring checks compare."""
     out: dict[str, str] = {}
     total = 0
     for path in files:
         if not path.endswith(SOURCE_SUFFIXES) or total > MAX_PROJECT_CHARS:
             continue
-        out[path] = safe_read(read, path)
-        total += len(out[path])
+        text = readable_text(ws, path)
+        if text is not None:
+            out[path] = text
+            total += len(text)
     return out
 
 
@@ -41,10 +50,12 @@ def lint_findings(shown: dict[str, str], paths: list[str]) -> list[str]:
     return list(dict.fromkeys(out))[:MAX_FINDINGS]
 
 
-def restore_files(box, passing: dict[str, str], original: dict[str, str],
+def restore_files(box, passing: dict[str, str], original: dict[str, str], existed: set[str],
                   shown: dict[str, str], changed: list[str]) -> None:
     """Put the files back as they passed: each file changed since gets its passing text, or
-    its text from before the turn, or is deleted when it was created after the pass. Writes
+    its text from before the turn (`original` holds it for every file that was there and got
+    written, when it could be read), or is deleted when it did not exist before the turn
+    (`existed`); a file that existed and could not be read stays as it is. Writes
     go through `box`'s write_file (the path guard, the events); `shown` and `changed` are
     updated in place."""
     for path in list(changed):
@@ -55,6 +66,8 @@ def restore_files(box, passing: dict[str, str], original: dict[str, str],
                 shown[path] = content
             if path not in passing:
                 changed.remove(path)
+        elif path in existed:
+            continue  # there before the turn but unreadable then: left as it is, not deleted
         else:
             box.workspace.delete(path)
             shown.pop(path, None)
