@@ -8,7 +8,7 @@ tests itself repaired 4 of 7 at ~7k tokens a task; our tool-first loop repaired 
 1. The files the request names, and the workspace modules its test files import, go into
    one prompt (jobs/request_files.py), with the project's test output when it has tests.
 2. The model answers with the files it changes: whole (small files) or SEARCH/REPLACE blocks
-   (large ones); a reply that rewrote only some functions is merged by name.
+   (large ones); a reply that rewrote only some functions is merged by name (reply_files.py).
 3. The files are written through the workspace tools (path guard, host policy, events); a
    test file is not written while the request asks to fix code (the tests are the spec).
 4. The tests run in the sandbox; if they fail, a fresh prompt with the current files and the
@@ -28,15 +28,11 @@ the tools are for.
 
 from __future__ import annotations
 
-import ast
-import json
 from collections.abc import Callable
 from typing import Any
 
 from codeloop.events import EventBus, Progress
-from codeloop.jobs.artifacts import Artifact, artifact, language_of
-from codeloop.jobs.definitions import merge_definitions, top_level_names
-from codeloop.jobs.edits import apply_blocks, edit_blocks, whole_files
+from codeloop.jobs.artifacts import language_of
 from codeloop.jobs.prompts import load_prompt
 from codeloop.jobs.react.context_plan import (
     Plan,
@@ -52,6 +48,7 @@ from codeloop.jobs.react.direct_files import (
     restore_files,
 )
 from codeloop.jobs.react.docstring_checks import failed_examples
+from codeloop.jobs.react.reply_files import files_from_reply
 from codeloop.jobs.react.request_coverage import unmet_parts
 from codeloop.jobs.react.state import AgentSpec, AgentState, message
 from codeloop.jobs.request_files import is_test_path
@@ -149,7 +146,7 @@ class ContextFirst:
             replies.append(reply.text)
             tokens += reply.usage.total_tokens
             steps += 1
-            changes, problems = self._changes(reply.text, plan, shown)
+            changes, problems = files_from_reply(reply.text, plan, shown)
             # Greedy decoding repeats itself: a file sent back as it is gets said so, which
             # changes the next prompt (measured: the 1.5B sent one wrong file three times).
             same = [p for p, text in changes.items() if shown.get(p) == text]
@@ -261,39 +258,6 @@ class ContextFirst:
             reading += "\nThe linter's findings: " + "; ".join(findings) + "."
         return reading, reply.usage.total_tokens
 
-    # ------------------------------------------------------------------ the reply
-    def _changes(self, reply: str, plan: Plan, shown: dict[str, str]) -> tuple[dict[str, str],
-                                                                               list[str]]:
-        """{path: new content} from the reply, and what could not be used."""
-        targets = plan.edit + plan.new
-        only = targets[0] if len(targets) == 1 else None
-        out: dict[str, str] = {}
-        problems: list[str] = []
-        blocks = edit_blocks(reply)
-        if blocks:
-            artifacts: list[Artifact] = [artifact(p, shown.get(p, "")) for p in targets]
-            applied = apply_blocks(artifacts, blocks)
-            for item in applied.artifacts:
-                if item["content"] != shown.get(item["file_path"], ""):
-                    out[item["file_path"]] = item["content"]
-            problems += [f"an edit of {f.path} did not apply: {f.problem}"
-                         for f in applied.failures]
-        for path, content in whole_files(reply, only).items():
-            path = _resolve(path.removeprefix("./"), targets, plan.spec)
-            if path is None or path in out:
-                continue
-            old = shown.get(path)
-            if old is not None and path.endswith(".py"):
-                content, problem = _whole_or_merged(old, content, path)
-                if problem:
-                    problems.append(problem)
-                    continue
-            elif not _parses(path, content):
-                kind = "JSON" if path.endswith(".json") else "Python"
-                problems.append(f"the new {path} does not parse as {kind}; it was not written")
-                continue
-            out[path] = content
-        return out, problems
 
     def _write(self, changes: dict[str, str], plan: Plan) -> tuple[list[str], list[str]]:
         written, refused = [], []
@@ -367,45 +331,6 @@ class ContextFirst:
         if self.bus is not None:
             self.bus.emit(Progress(done=0, total=self.max_rounds,
                                    message=f"[{self.spec.name}] {text}"))
-
-
-def _resolve(path: str, targets: list[str], spec: list[str]) -> str | None:
-    """The file a reply's name means: exactly, or the one target or test it ends."""
-    if path in targets or path in spec:
-        return path
-    ends = [t for t in targets + spec if t.endswith("/" + path) or path.endswith("/" + t)]
-    if len(ends) == 1:
-        return ends[0]
-    if "/" not in path and " " not in path and "." in path:
-        return path  # a new file the model decided to add
-    return None
-
-
-def _whole_or_merged(old: str, content: str, path: str) -> tuple[str, str]:
-    """A Python reply for an existing file: the whole file when it keeps every function and
-    class, or defines as many as the file did (a rename); merged by name when it is only
-    some of them; refused when it does not parse."""
-    before, after = top_level_names(old), top_level_names(content)
-    if after is None:
-        return old, f"the new {path} does not parse as Python; it was not written"
-    if before is None or before <= after or len(after) >= len(before):
-        return content, ""
-    merged = merge_definitions(old, content)
-    if merged is None:
-        return old, f"the reply for {path} dropped functions and could not be merged"
-    return merged, ""
-
-
-def _parses(path: str, text: str) -> bool:
-    """Python and JSON files must parse to be written; other files are taken as they are."""
-    try:
-        if path.endswith(".py"):
-            ast.parse(text)
-        elif path.endswith(".json"):
-            json.loads(text)
-    except (SyntaxError, ValueError):
-        return False
-    return True
 
 
 def _with_newline(text: str) -> str:
