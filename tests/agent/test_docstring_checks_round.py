@@ -67,3 +67,17 @@ def test_a_model_written_module_cannot_forge_a_pass_on_the_host(repo, store, sna
     _ask(llm, repo, store, snapshots)
     assert not outside.exists()
     assert "(its docstring says so)" in llm.calls[1][-1].content  # the runner did import it
+
+
+def test_examples_that_fail_at_the_last_attempt_still_get_their_rounds(repo, store, snapshots):
+    """Found at attempt 3 of 3, the examples get two rounds of their own; a reply that sends
+    the file back is followed by a sampled one (greedy would send it back again)."""
+    broken = RECEIPT.replace("cents // 100", "cents // 10")
+    llm = scripted(_whole(broken), _whole(broken.replace("// 10", "// 1")), _whole(HALF),
+                   _whole(HALF), _whole(FIXED))
+    result = _ask(llm, repo, store, snapshots)
+    assert result.status == "finished" and "the tests pass" in result.answer
+    assert len(llm.calls) == 5
+    assert llm.temperatures[3] == 0.0 and llm.temperatures[4] > 0.0
+    assert "attempt 4 sent receipt.py back unchanged" in llm.calls[4][-1].content
+    assert (repo.root / "receipt.py").read_text() == FIXED

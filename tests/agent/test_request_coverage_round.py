@@ -62,35 +62,66 @@ def test_a_passing_edit_that_left_a_named_function_alone_gets_one_more_round(rep
     assert sorted(c.path for c in result.changes) == ["models.py", "report.py"]
 
 
-def test_done_ends_the_turn_with_the_passing_edit(repo, store, snapshots):
-    llm = scripted(_whole("models.py", MODELS_NEW), "DONE")
+def _partial_samples(count: int = 3) -> list[str]:
+    """Fresh answers to the first prompt that do only part of the request again."""
+    return [_whole("models.py", MODELS_NEW)] * count
+
+
+def test_done_is_checked_by_fresh_samples_and_the_passing_edit_stays(repo, store, snapshots):
+    """The model says DONE where the rules see a part undone: fresh answers to the first
+    prompt get their chance; none does more, so the edit that passed stays."""
+    llm = scripted(_whole("models.py", MODELS_NEW), "DONE", *_partial_samples())
     result = _ask(llm, _workspace(repo), store, snapshots)
-    assert result.status == "finished" and len(llm.calls) == 2
+    assert result.status == "finished" and len(llm.calls) == 5
     assert (repo.root / "models.py").read_text() == MODELS_NEW
     assert (repo.root / "report.py").read_text() == REPORT
 
 
-def test_a_rest_that_breaks_the_tests_gets_one_repair_round(repo, store, snapshots):
+def test_a_fresh_sample_that_does_the_whole_request_is_kept(repo, store, snapshots):
+    """Measured: the 1.5B's rest and repair rounds keep the half-done edit's mistakes; a new
+    answer to the first prompt, sampled, is a different whole edit, kept when every check
+    passes."""
     crashing = REPORT_SORTED.replace("-t.priority", "-t.priority.value")
+    whole = _whole("models.py", MODELS_NEW) + "\n" + _whole("report.py", REPORT_SORTED)
     llm = scripted(_whole("models.py", MODELS_NEW), _whole("report.py", crashing),
-                   _whole("report.py", REPORT_SORTED))
+                   _whole("report.py", crashing), _whole("report.py", REPORT), whole)
     result = _ask(llm, _workspace(repo, tests=TESTS + _REPORT_TEST), store, snapshots)
-    assert result.status == "finished" and len(llm.calls) == 3
-    repair = llm.calls[2][-1].content
-    assert "AttributeError" in repair  # the repair round sees the crash, and what it was for
-    assert "The files above hold your changes for the rest of the request" in repair
-    assert "format_report lists the tasks with the highest priority first" in repair
+    assert result.status == "finished" and "the tests pass" in result.answer
+    assert len(llm.calls) == 5
+    # Both samples were asked the first prompt, the files as they were before the turn, with
+    # the part the first edit missed pointed out; sampled, not greedy.
+    sample, first = llm.calls[3][-1].content, llm.calls[0][-1].content
+    checklist = ("Do every part of the request; these parts are easy to miss:\n- In report.py, "
+                 "format_report lists the tasks with the highest priority first\n\n")
+    assert checklist in sample and sample.replace(checklist, "") == first
+    assert llm.calls[4] == llm.calls[3] and llm.temperatures[3:] == [0.8, 0.8]
     assert (repo.root / "report.py").read_text() == REPORT_SORTED
+    assert (repo.root / "models.py").read_text() == MODELS_NEW
+    assert sorted(c.path for c in result.changes) == ["models.py", "report.py"]
+
+
+def test_a_fresh_sample_that_breaks_the_tests_is_not_kept(repo, store, snapshots):
+    crashing = REPORT_SORTED.replace("-t.priority", "-t.priority.value")
+    broken_whole = _whole("models.py", MODELS_NEW) + "\n" + _whole("report.py", crashing)
+    llm = scripted(_whole("models.py", MODELS_NEW), _whole("report.py", crashing),
+                   _whole("report.py", crashing), *[broken_whole] * 3)
+    result = _ask(llm, _workspace(repo, tests=TESTS + _REPORT_TEST), store, snapshots)
+    assert result.status == "finished" and "the tests pass" in result.answer
+    assert len(llm.calls) == 6  # the rest, its repair, three samples: never more
+    assert (repo.root / "report.py").read_text() == REPORT
+    assert (repo.root / "models.py").read_text() == MODELS_NEW
+    assert [c.path for c in result.changes] == ["models.py"]
 
 
 def test_a_rest_the_repair_round_cannot_mend_is_undone(repo, store, snapshots):
     broken = REPORT.replace("'[ ] '", "'[?] '")
     llm = scripted(_whole("models.py", MODELS_NEW),
                    _whole("report.py", broken) + "\n" + _whole("extra.py", "X = 1\n"),
-                   _whole("report.py", broken.replace("[x]", "[X]")))
+                   _whole("report.py", broken.replace("[x]", "[X]")),
+                   *_partial_samples())
     result = _ask(llm, _workspace(repo), store, snapshots)
     assert result.status == "finished" and "the tests pass" in result.answer
-    assert len(llm.calls) == 3  # the round for the rest and one repair, never more
+    assert len(llm.calls) == 6
     assert (repo.root / "report.py").read_text() == REPORT
     assert not (repo.root / "extra.py").exists()
     assert [c.path for c in result.changes] == ["models.py"]
@@ -99,15 +130,18 @@ def test_a_rest_the_repair_round_cannot_mend_is_undone(repo, store, snapshots):
 def test_undoing_the_rest_puts_back_a_file_it_overwrote_that_was_never_shown(repo, store,
                                                                             snapshots):
     """The round may write any file of the project, not only those in the prompt: undone,
-    a file that was there before the turn gets its text back, never deleted."""
+    a file that was there before the turn gets its text back, never deleted; so does a
+    fresh sample's."""
     notes = "Project notes, written by hand.\n"
     (repo.root / "NOTES.md").write_text(notes)
     broken = REPORT.replace("'[ ] '", "'[?] '")
+    overwrite = "\nFILE: NOTES.md\n```\nreplaced\n```\n"
     llm = scripted(_whole("models.py", MODELS_NEW),
-                   _whole("report.py", broken) + "\nFILE: NOTES.md\n```\nreplaced\n```\n",
-                   _whole("report.py", broken.replace("[x]", "[X]")))
+                   _whole("report.py", broken) + overwrite,
+                   _whole("report.py", broken.replace("[x]", "[X]")),
+                   *[_whole("models.py", MODELS_NEW) + overwrite] * 3)
     result = _ask(llm, _workspace(repo), store, snapshots)
-    assert result.status == "finished" and len(llm.calls) == 3
+    assert result.status == "finished" and len(llm.calls) == 6
     assert (repo.root / "NOTES.md").read_text() == notes
     assert (repo.root / "report.py").read_text() == REPORT
     assert [c.path for c in result.changes] == ["models.py"]

@@ -3,7 +3,7 @@ each with the case it must leave alone."""
 
 from __future__ import annotations
 
-from codeloop.jobs.react.request_coverage import unmet_parts
+from codeloop.jobs.react.request_coverage import quoted_part, unmet_parts
 
 CLI = ('import argparse\n\n\ndef main(argv=None):\n    parser = argparse.ArgumentParser()\n'
        '    parser.add_argument("--min", type=float, default=0.0)\n'
@@ -101,3 +101,13 @@ def test_a_helper_made_with_the_copies_left_in_place():
     # Without a request to take copies out, a new function that shares lines is no finding.
     assert unmet_parts("Add normalize_email(email) to a.py.", {"a.py": ACCOUNTS},
                        {"a.py": left}) == []
+
+
+def test_quoted_part_gives_the_part_of_the_request_a_note_quotes():
+    before = {"models.py": "class Task:\n    title: str\n", "report.py": "def f():\n    return 1\n"}
+    after = {"models.py": "class Task:\n    title: str\n    priority: int = 0\n",
+             "report.py": before["report.py"]}
+    request = "Add a priority field to Task in models.py, and report.py must sort by it."
+    notes = unmet_parts(request, before, after)
+    assert [quoted_part(n) for n in notes] == ["report.py must sort by it"]
+    assert quoted_part("a note that quotes nothing") == "a note that quotes nothing"

@@ -28,6 +28,7 @@ the tools are for.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -48,8 +49,9 @@ from codeloop.jobs.react.direct_files import (
     restore_files,
 )
 from codeloop.jobs.react.docstring_checks import failed_examples
+from codeloop.jobs.react.fresh_samples import Files, Outcome, Start, sample_from_start
 from codeloop.jobs.react.reply_files import files_from_reply
-from codeloop.jobs.react.request_coverage import unmet_parts
+from codeloop.jobs.react.request_coverage import quoted_part, unmet_parts
 from codeloop.jobs.react.state import AgentSpec, AgentState, message
 from codeloop.jobs.request_files import is_test_path
 from codeloop.jobs.stage import ask_model
@@ -65,8 +67,12 @@ WHOLE_FILE_MAX_LINES = 150  # longer files are edited by SEARCH/REPLACE blocks
 # token for token; the 1.5B's solve refinement wins with samples at 0.8, not greedy repairs).
 RETRY_TEMPERATURE = 0.7
 # After a pass that left the request partly done: a round for the rest, and one to repair
-# what that round broke (measured: the 1.5B's first try at the rest often crashes a test).
+# what that round broke (measured: the 1.5B's first try at the rest often crashes a test);
+# then fresh samples of the first prompt (jobs/react/fresh_samples.py).
 COVERAGE_ROUNDS = 2
+# After the first pass whose docstring examples fail: rounds left for them, whatever the
+# attempt (measured: found at attempt 2 of 3, the one round left sent the file back).
+DOCSTRING_ROUNDS = 2
 
 # What a finished direct edit hands back as the turn's result: (files modified, files
 # created, the answer) -> the result the agent's finish schema wants. The single agent's is
@@ -113,7 +119,7 @@ class ContextFirst:
             self._say("a named file holds a secret: exploring with the tools")
             return {}
         command = test_command(files + plan.new)
-        before = self._project_texts(files)
+        before = self.project_texts(files)
         original = dict(shown)  # each file's text before the turn, kept as files are written
         tokens, steps, notes, last, echoed = 0, 0, [], [], False
         reading = ""  # the model's own account of the failure, asked once after two echoes
@@ -122,9 +128,10 @@ class ContextFirst:
         passing: dict[str, str] | None = None  # the files as they passed, before that round
         tested: dict[str, str] | None = None  # the files that passed the tests, not the examples
         rounds, attempt = self.max_rounds, 0
+        start: Start | None = None  # the first prompt, for fresh samples after a partial pass
         asked: list[list[tuple[str, str]]] = []  # each attempt's prompt, as (role, text)
         replies: list[str] = []
-        tests = self._run_tests(command) if command else None
+        tests = self.run_tests(command) if command else None
         while attempt < rounds:
             attempt += 1
             if state["tokens"] + tokens >= self.spec.limits.token_budget:
@@ -133,7 +140,15 @@ class ContextFirst:
             messages = self._messages(request, plan, shown, tests, command, attempt, last, echoed,
                                       unmet, reading)
             prompt = [(m.role, m.content) for m in messages]
-            repeated = prompt in asked or (len(replies) > 1 and replies[-1] in replies[:-1])
+            if start is None:  # the first prompt, as asked, for fresh samples later
+                first = (request, copy.deepcopy(plan), dict(shown), tests, command)
+                start = Start.of(lambda parts, first=first: self._messages(
+                    *first, 1, [], False, [], "", parts), plan, shown)
+            # In the rounds after a pass (the rest of the request, the docstring examples) a
+            # reply that changed nothing is not asked for again greedily: it would come back.
+            after_pass = passing is not None or tested is not None
+            repeated = (prompt in asked or (len(replies) > 1 and replies[-1] in replies[:-1])
+                        or (echoed and after_pass))
             asked.append(prompt)
             try:
                 reply = ask_model(self.llm, messages, stage=self.spec.name, bus=self.bus,
@@ -156,13 +171,16 @@ class ContextFirst:
                     text = readable_text(ws, path)
                     if text is not None:
                         original[path] = text
-            written, refused = self._write({p: t for p, t in changes.items() if p not in same},
+            written, refused = self.write_files({p: t for p, t in changes.items() if p not in same},
                                            plan)
             last = problems + refused
             notes += last
-            if passing is not None and not written:  # "DONE", or nothing usable: as it passed
-                tests = self._restore(passing, original, existed, shown, changed, command)
-                return self._finished(state, changed, existed, tests, tokens, steps)
+            repairing = passing is not None and tests is not None and not tests[0]
+            if passing is not None and not written and (not repairing or attempt >= rounds):
+                # "DONE", or nothing usable (a repair round with rounds left goes on below,
+                # told it changed nothing)
+                return self._end_partial(state, request, start, passing, unmet, before, command,
+                                         Files(original, existed, shown, changed), tokens, steps)
             echoes += bool(same and not written)
             # Sent back unchanged twice (whole, then as functions): it does not see the bug.
             if (echoes >= 2 and not reading and attempt < rounds and tests and not tests[0]
@@ -187,24 +205,25 @@ class ContextFirst:
             plan.new = [n for n in plan.new if n not in written]
             files = ws.walk_files()
             command = test_command(files)
-            tests = self._run_tests(command) if command else None
+            tests = self.run_tests(command) if command else None
             if passing is not None and tests is not None and not tests[0]:
                 if attempt < rounds:  # one round to repair what the new changes broke
                     last = []  # the prompt says the rest broke the tests, with the notes
                     continue
-                tests = self._restore(passing, original, existed, shown, changed, command)
-                self._say("the rest of the request broke the tests: undone")
-                return self._finished(state, changed, existed, tests, tokens, steps)
-            if tests is not None and tests[0] and passing is None and attempt < rounds:
-                failed = failed_examples(self.box, before, self._project_texts(files))
-                if failed:  # the docstrings of the changed code say otherwise: another round
+                return self._end_partial(state, request, start, passing, unmet, before, command,
+                                         Files(original, existed, shown, changed), tokens, steps)
+            if tests is not None and tests[0] and passing is None:
+                failed = failed_examples(self.box, before, self.project_texts(files))
+                if failed:  # the docstrings of the changed code say otherwise: more rounds
                     self._say("the tests pass, but docstring examples do not hold")
                     tests, last = (False, f"{failed}\n\n{tests[1]}"), []
+                    if tested is None:
+                        rounds = max(rounds, attempt + DOCSTRING_ROUNDS)
                     tested = tested or {p: shown[p] for p in changed}
                     continue
             if tests is None or tests[0]:
                 if passing is None:
-                    unmet = unmet_parts(request, before, self._project_texts(files))
+                    unmet = unmet_parts(request, before, self.project_texts(files))
                 if passing is None and unmet:
                     self._say("the tests pass, but the request is not all done: "
                               + " ".join(unmet))
@@ -213,6 +232,9 @@ class ContextFirst:
                     last = []
                     continue
                 return self._finished(state, changed, existed, tests, tokens, steps)
+        if passing is not None:  # the repair rounds sent nothing that passes
+            return self._end_partial(state, request, start, passing, unmet, before, command,
+                                     Files(original, existed, shown, changed), tokens, steps)
         if tested is not None:  # no round passed the examples too: back to passing the tests
             tests = self._restore(tested, original, existed, shown, changed, command)
             self._say("no round made the docstring examples hold: back to the edit that "
@@ -224,7 +246,8 @@ class ContextFirst:
     # ------------------------------------------------------------------ the prompt
     def _messages(self, request: str, plan: Plan, shown: dict[str, str],
                   tests: tuple[bool, str] | None, command: str | None, attempt: int,
-                  problems: list[str], echoed: bool, unmet: list[str], reading: str):
+                  problems: list[str], echoed: bool, unmet: list[str], reading: str,
+                  checklist: list[str] | None = None):
         files = [{"path": p, "content": _with_newline(shown[p]), "language": language_of(p),
                   "test": p in plan.spec} for p in plan.spec + plan.edit if p in shown]
         large = [p for p in plan.edit if len(shown.get(p, "").splitlines()) > WHOLE_FILE_MAX_LINES]
@@ -233,7 +256,7 @@ class ContextFirst:
                                     passed=bool(tests and tests[0]), command=command or "",
                                     attempt=attempt, large=large, protect=plan.protect,
                                     problems=problems, functions_only=echoed, unmet=unmet,
-                                    reading=reading)
+                                    reading=reading, checklist=checklist or [])
 
     def _diagnose(self, request: str, plan: Plan, shown: dict[str, str],
                   tests: tuple[bool, str], command: str) -> tuple[str, int]:
@@ -259,7 +282,7 @@ class ContextFirst:
         return reading, reply.usage.total_tokens
 
 
-    def _write(self, changes: dict[str, str], plan: Plan) -> tuple[list[str], list[str]]:
+    def write_files(self, changes: dict[str, str], plan: Plan) -> tuple[list[str], list[str]]:
         written, refused = [], []
         for path, content in changes.items():
             if plan.protect and is_test_path(path):
@@ -273,8 +296,32 @@ class ContextFirst:
                 refused.append(f"{path}: {outcome.output}")
         return written, refused
 
+    def _end_partial(self, state: AgentState, request: str, start: Start | None,
+                     passing: dict[str, str], unmet: list[str], before: dict[str, str],
+                     command: str | None,
+                     files: Files, tokens: int, steps: int) -> dict[str, Any]:
+        """The rounds for the rest of the request are over without finishing it: fresh
+        samples of the first prompt, the first that passes every check kept; else the files
+        back as they passed."""
+        budget = self.spec.limits.token_budget - state["tokens"] - tokens
+        outcome = Outcome(False, 0, 0)
+        if start is not None:
+            self._say("the request is still not all done: fresh answers to the first prompt")
+            missed = [quoted_part(note) for note in unmet]
+            outcome = sample_from_start(self, start, files, request, missed, before, command,
+                                        lambda spent: spent < budget)
+        tokens, steps = tokens + outcome.tokens, steps + outcome.calls
+        if outcome.kept:
+            self._say("a fresh answer did all the request asks, and the tests pass")
+            tests = self.run_tests(command) if command else None
+        else:
+            tests = self._restore(passing, files.original, files.existed, files.shown,
+                                  files.changed, command)
+            self._say("no round finished the request: back to the edit that passed the tests")
+        return self._finished(state, files.changed, files.existed, tests, tokens, steps)
+
     # ------------------------------------------------------------------ tests
-    def _run_tests(self, command: str) -> tuple[bool, str]:
+    def run_tests(self, command: str) -> tuple[bool, str]:
         return run_project_tests(self.box, command)
 
     def _restore(self, passing: dict[str, str], original: dict[str, str], existed: set[str],
@@ -283,9 +330,9 @@ class ContextFirst:
         """The files back as they passed (see direct_files.restore_files), and the tests
         again, so the answer reports what is there."""
         restore_files(self.box, passing, original, existed, shown, changed)
-        return self._run_tests(command) if command else None
+        return self.run_tests(command) if command else None
 
-    def _project_texts(self, files: list[str]) -> dict[str, str]:
+    def project_texts(self, files: list[str]) -> dict[str, str]:
         return project_texts(self.box.workspace, files)
 
     # ------------------------------------------------------------------ endings

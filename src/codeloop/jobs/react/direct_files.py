@@ -55,9 +55,10 @@ def restore_files(box, passing: dict[str, str], original: dict[str, str], existe
     """Put the files back as they passed: each file changed since gets its passing text, or
     its text from before the turn (`original` holds it for every file that was there and got
     written, when it could be read), or is deleted when it did not exist before the turn
-    (`existed`); a file that existed and could not be read stays as it is. Writes
-    go through `box`'s write_file (the path guard, the events); `shown` and `changed` are
-    updated in place."""
+    (`existed`); a file that existed and could not be read stays as it is; a passing file
+    no longer among the changed ones (the workspace went back to the start) is written
+    again. Writes go through `box`'s write_file (the path guard, the events); `shown` and
+    `changed` are updated in place."""
     for path in list(changed):
         if path in passing or path in original:
             content = passing.get(path, original.get(path, ""))
@@ -72,3 +73,8 @@ def restore_files(box, passing: dict[str, str], original: dict[str, str], existe
             box.workspace.delete(path)
             shown.pop(path, None)
             changed.remove(path)
+    for path, content in passing.items():
+        if path not in changed:
+            box.run("write_file", {"path": path, "content": content})
+            shown[path] = content
+            changed.append(path)

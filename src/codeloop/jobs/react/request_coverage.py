@@ -33,6 +33,7 @@ from codeloop.jobs.request_files import (
 # A sentence that takes names away: their absence afterwards is what was asked.
 _REMOVES = re.compile(r"\b(remove[sd]?|delete[sd]?|drop(s|ped)?|rename[sd]?|replace[sd]?|"
                       r"no longer|get rid|deprecate[sd]?)\b", re.IGNORECASE)
+_QUOTED_NOTE = re.compile(r'The request says "(?P<part>.*)", and ', re.DOTALL)
 _FLAG = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*")
 _WORD = re.compile(r"(?<![\w.-])[A-Za-z_][A-Za-z0-9_]*")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'`(-])|\n\s*\n")
@@ -70,6 +71,12 @@ def _said(sentence: str, name: str) -> str:
     if len(text) > MAX_QUOTE:
         text = text[:MAX_QUOTE].rsplit(" ", 1)[0] + " ..."
     return f'The request says "{text}"'
+
+
+def quoted_part(note: str) -> str:
+    """The part of the request a note quotes (the note itself when it quotes none)."""
+    match = _QUOTED_NOTE.match(note)
+    return match["part"] if match else note
 
 
 def _code_like(word: str) -> bool:
