@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from codeloop.jobs.definitions import merge_definitions, top_level_names
+from codeloop.jobs.definitions import merge_definitions, restore_dropped_members, top_level_names
 
 OLD = '''"""Shop helpers."""
 import math
@@ -47,3 +47,38 @@ def test_unparseable_or_definition_free_snippets_are_not_merged():
     assert merge_definitions(OLD, "def total(:\n") is None
     assert merge_definitions(OLD, "x = 1\n") is None
     assert merge_definitions("def f(:\n", "def f():\n    pass\n") is None
+
+
+STOCK = ('class Stock:\n    """Counts."""\n\n    def __init__(self):\n        self.n = {}\n\n'
+         '    def remove(self, name):\n        return self.n[name] - 1\n\n'
+         '    def count(self, name):\n        return self.n.get(name, 0)\n\n\n'
+         'def helper():\n    return 1\n')
+
+
+def test_a_class_sent_with_some_of_its_methods_gets_the_others_back():
+    reply = ('class Stock:\n    """Counts."""\n\n    def __init__(self):\n        self.n = {}\n\n'
+             '    def remove(self, name):\n        self.n[name] -= 1\n        return self.n[name]\n')
+    merged = restore_dropped_members(STOCK, reply)
+    assert merged == reply + ('\n    def count(self, name):\n        return self.n.get(name, 0)\n')
+
+
+def test_restored_methods_take_the_replys_indentation():
+    reply = 'class Stock:\n  def remove(self, name):\n    return 0\n'
+    merged = restore_dropped_members(STOCK, reply)
+    # The method's own lines keep their depth under it.
+    assert "\n  def count(self, name):\n      return self.n.get(name, 0)\n" in merged
+    assert "\n  def __init__(self):\n      self.n = {}\n" in merged
+    compile(merged, "stock.py", "exec")
+
+
+def test_a_class_with_as_many_methods_is_taken_as_it_is():
+    renamed = STOCK.replace("def count(", "def how_many(")
+    assert restore_dropped_members(STOCK, renamed) == renamed
+    grown = STOCK.replace("\n\n\ndef helper", "\n\n    def total(self):\n        return 0\n\n\ndef helper")
+    assert restore_dropped_members(STOCK, grown) == grown
+
+
+def test_nothing_changes_when_either_side_does_not_parse():
+    assert restore_dropped_members("class Stock(:\n", "class Stock:\n    pass\n") == \
+        "class Stock:\n    pass\n"
+    assert restore_dropped_members(STOCK, "class Stock(:\n") == "class Stock(:\n"

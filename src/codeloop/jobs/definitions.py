@@ -90,3 +90,50 @@ def _new_imports(old_tree: ast.Module, new_tree: ast.Module, new_lines: list[str
             start, end = _span(node)
             out += new_lines[start:end]
     return out
+
+
+def restore_dropped_members(old: str, content: str) -> str:
+    """`content` with the methods its classes left out put back from `old`: a class the reply
+    sends with fewer methods than the file's class of that name gets the missing ones
+    appended, as they were. Why: asked for only the code it changes, the 1.5B sent
+    `class Inventory` with the one method it fixed (fix_inventory_state); taken as it is,
+    that deleted count(), names() and total(). A class with as many methods as before is
+    taken as it is (a rename). `content` unchanged when either does not parse."""
+    old_tree, new_tree = _parse(old), _parse(content)
+    if old_tree is None or new_tree is None:
+        return content
+    old_lines, lines = old.splitlines(), content.splitlines()
+    classes = {n.name: n for n in old_tree.body if isinstance(n, ast.ClassDef)}
+    inserts: list[tuple[int, list[str]]] = []
+    for node in new_tree.body:
+        before = classes.get(node.name) if isinstance(node, ast.ClassDef) else None
+        if before is None:
+            continue
+        had, has = _members(before), _members(node)
+        missing = [name for name in had if name not in has]
+        if not missing or len(has) >= len(had):
+            continue
+        indent = _body_indent(node, lines)
+        old_indent = _body_indent(before, old_lines)
+        block: list[str] = []
+        for name in missing:
+            start, end = _span(had[name])
+            block += [""] + [_reindent(line, old_indent, indent)
+                             for line in old_lines[start:end]]
+        inserts.append((node.end_lineno or node.lineno, block))
+    for at, block in sorted(inserts, reverse=True):
+        lines[at:at] = block
+    return "\n".join(lines).rstrip("\n") + "\n" if inserts else content
+
+
+def _members(node: ast.ClassDef) -> dict[str, ast.stmt]:
+    return {n.name: n for n in node.body if isinstance(n, _DEFS)}
+
+
+def _body_indent(node: ast.ClassDef, lines: list[str]) -> str:
+    first = lines[node.body[0].lineno - 1] if node.body else ""
+    return first[:len(first) - len(first.lstrip())]
+
+
+def _reindent(line: str, old: str, new: str) -> str:
+    return new + line[len(old):] if line.startswith(old) else line

@@ -17,10 +17,13 @@ tests itself repaired 4 of 7 at ~7k tokens a task; our tool-first loop repaired 
 Passing tests (or, with no tests, files that parse: a Python file that does not is never
 written) end the turn, after one more round when rules find the request only partly done
 (jobs/react/request_coverage.py: a file it names untouched, a name it asks for nowhere) and
-one to repair what that round broke; when the tests then still fail, the files go back to
-how they passed. Before that, the docstring examples of the functions the edit changed run
-too (jobs/react/docstring_checks.py): one that does not hold is a failure like a test's, and
-when no later round passes both, the files go back to how they passed the tests. Otherwise
+one to repair what that round broke; when those leave the request undone, fresh samples of
+the first prompt, the missed parts listed, each judged whole by the tests, the rules and the
+docstring examples (jobs/react/fresh_samples.py); when none passes, the files go back to how
+they passed. Before that, the docstring examples of the functions the edit changed run too
+(jobs/react/docstring_checks.py): one that does not hold is a failure like a test's, with two
+rounds of its own, and when no later round passes both, the files go back to how they passed
+the tests. Otherwise
 the ReAct loop goes on from there with what was learnt in its conversation. A request that names no file
 (and whose workspace has no file it could mean) goes to the loop directly: exploring is what
 the tools are for.
@@ -49,6 +52,7 @@ from codeloop.jobs.react.direct_files import (
     restore_files,
 )
 from codeloop.jobs.react.docstring_checks import failed_examples
+from codeloop.jobs.react.failure_trace import failure_trace
 from codeloop.jobs.react.fresh_samples import Files, Outcome, Start, sample_from_start
 from codeloop.jobs.react.reply_files import files_from_reply
 from codeloop.jobs.react.request_coverage import quoted_part, unmet_parts
@@ -265,8 +269,10 @@ class ContextFirst:
         files = [{"path": p, "content": _with_newline(shown[p]), "language": language_of(p)}
                  for p in plan.spec + plan.edit if p in shown]
         findings = lint_findings(shown, plan.edit)
+        trace = failure_trace(self.box, plan.edit)
         messages = self.diagnose_prompt.messages(request=request, files=files, tests=tests[1],
-                                                 command=command, findings=findings)
+                                                 command=command, findings=findings,
+                                                 trace=trace)
         self._say("the code came back unchanged: asking what is wrong first")
         try:
             reply = ask_model(self.llm, messages, stage=self.spec.name, bus=self.bus,
@@ -279,6 +285,8 @@ class ContextFirst:
         reading = reply.text.strip()[:1200]
         if findings:  # the next edit sees them too, whatever the reading made of them
             reading += "\nThe linter's findings: " + "; ".join(findings) + "."
+        if trace:  # and the values, which the reading may have misread
+            reading += "\n" + trace
         return reading, reply.usage.total_tokens
 
 

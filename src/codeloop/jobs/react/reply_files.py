@@ -9,7 +9,11 @@ import ast
 import json
 
 from codeloop.jobs.artifacts import Artifact, artifact
-from codeloop.jobs.definitions import merge_definitions, top_level_names
+from codeloop.jobs.definitions import (
+    merge_definitions,
+    restore_dropped_members,
+    top_level_names,
+)
 from codeloop.jobs.edits import apply_blocks, edit_blocks, whole_files
 from codeloop.jobs.react.context_plan import Plan
 
@@ -64,16 +68,17 @@ def _resolve(path: str, targets: list[str], spec: list[str]) -> str | None:
 def _whole_or_merged(old: str, content: str, path: str) -> tuple[str, str]:
     """A Python reply for an existing file: the whole file when it keeps every function and
     class, or defines as many as the file did (a rename); merged by name when it is only
-    some of them; refused when it does not parse."""
+    some of them; refused when it does not parse. Either way, a class sent with some of its
+    methods gets the others back (definitions.restore_dropped_members)."""
     before, after = top_level_names(old), top_level_names(content)
     if after is None:
         return old, f"the new {path} does not parse as Python; it was not written"
     if before is None or before <= after or len(after) >= len(before):
-        return content, ""
+        return restore_dropped_members(old, content), ""
     merged = merge_definitions(old, content)
     if merged is None:
         return old, f"the reply for {path} dropped functions and could not be merged"
-    return merged, ""
+    return restore_dropped_members(old, merged), ""
 
 
 def _parses(path: str, text: str) -> bool:
