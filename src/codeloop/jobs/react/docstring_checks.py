@@ -15,11 +15,11 @@ same shell tool as the tests: the code is the model's.
 from __future__ import annotations
 
 import ast
-import base64
 import json
 import re
 
 from codeloop.docstring_examples.parse import parse_examples
+from codeloop.jobs.react.sandbox_script import python_command
 from codeloop.jobs.request_files import is_test_path
 
 _LITERAL = r"""(?:[-+]?\d+(?:\.\d+)?|'[^'\n]*'|"[^"\n]*"|\[[^\]\n]*\]|\([^)\n]*\)|True|False|None)"""
@@ -98,11 +98,7 @@ def docstring_checks(before: dict[str, str], after: dict[str, str]) -> list[list
 
 def check_command(checks: list[list[str]]) -> str:
     """The shell command that runs the checks (the payload base64-encoded: no quoting)."""
-    script = base64.b64encode(_RUNNER.encode()).decode()
-    payload = base64.b64encode(json.dumps(
-        [[m, n, c, e] for m, n, c, e in checks]).encode()).decode()
-    return (f"python -c \"import base64,sys;sys.argv=['checks',base64.b64decode('{payload}')"
-            f".decode()];exec(base64.b64decode('{script}').decode())\"")
+    return python_command("checks", _RUNNER, [[m, n, c, e] for m, n, c, e in checks])
 
 
 def failures_text(output: str) -> str:

@@ -14,8 +14,9 @@ capped) and only ever shown to the model.
 
 from __future__ import annotations
 
-import base64
 import json
+
+from codeloop.jobs.react.sandbox_script import python_command
 
 MARK = "CODELOOP-TRACE "
 MAX_TESTS = 1  # the first failing test: a second doubles the prompt and rarely adds
@@ -101,10 +102,7 @@ print("CODELOOP-TRACE " + json.dumps(out))
 def trace_command(paths: list[str]) -> str:
     """The shell command that runs the project's tests under the tracer, recording the calls
     into `paths` (the payload base64-encoded: no quoting)."""
-    script = base64.b64encode(_RUNNER.encode()).decode()
-    payload = base64.b64encode(json.dumps(paths).encode()).decode()
-    return (f"python -c \"import base64,sys;sys.argv=['trace',base64.b64decode('{payload}')"
-            f".decode()];exec(base64.b64decode('{script}').decode())\"")
+    return python_command("trace", _RUNNER, paths)
 
 
 def _text(value) -> str:
