@@ -11,6 +11,7 @@ from codeloop.agent.factory import agent_spec
 from codeloop.agent.session import AgentSession
 from codeloop.jobs.react.direct_files import MAX_FILE_BYTES, project_texts
 from codeloop.jobs.react.state import AgentLimits
+from codeloop.llm.scripted import approx_tokens
 
 MODELS = ("from dataclasses import dataclass\n\n\n@dataclass\nclass Task:\n    title: str\n"
           "    done: bool = False\n")
@@ -161,3 +162,26 @@ def test_a_huge_model_written_file_is_not_read_into_the_hosts_memory(repo):
     ws = agent_spec("single", repo, limits=AgentLimits()).toolbox.workspace
     texts = project_texts(ws, ws.walk_files())
     assert texts["small.py"] == "X = 1\n" and "huge.py" not in texts
+
+
+def test_the_budget_running_out_in_a_repair_round_puts_back_the_passing_files(repo, store,
+                                                                             snapshots):
+    """Before: the loop stopped on the budget and handed the broken files to the tools."""
+    crashing = REPORT_SORTED.replace("-t.priority", "-t.priority.value")
+    replies = [_whole("models.py", MODELS_NEW), _whole("report.py", crashing)]
+    tests = TESTS + _REPORT_TEST
+    probe = scripted(*replies, _whole("report.py", REPORT_SORTED))
+    assert _ask(probe, _workspace(repo, tests=tests), store, snapshots).status == "finished"
+    # The scripted model counts ~4 characters a token: what the first two calls cost.
+    spent = [sum(approx_tokens(m.content) for m in call) + approx_tokens(reply)
+             for call, reply in zip(probe.calls, replies, strict=False)]
+    assert spent[1] > 40
+    llm = scripted(*replies)  # no third reply: a third call would exhaust the script
+    spec = agent_spec("single", _workspace(repo, tests=tests),
+                      limits=AgentLimits(token_budget=spent[0] + spent[1] - 20))
+    session = AgentSession(llm, spec, checkpointer=store.checkpointer(), snapshots=snapshots,
+                           thread="budget")
+    result = session.ask(REQUEST)
+    assert len(llm.calls) == 2 and result.status == "finished"
+    assert (repo.root / "report.py").read_text() == REPORT
+    assert (repo.root / "models.py").read_text() == MODELS_NEW
