@@ -8,7 +8,7 @@ from agent_replies import scripted
 
 from codeloop.agent.factory import agent_spec
 from codeloop.agent.session import AgentSession
-from codeloop.jobs.react.failure_trace import failure_trace
+from codeloop.jobs.react.failure_trace import failure_trace, trace_command
 from codeloop.jobs.react.state import AgentLimits
 
 INVENTORY = ('class Inventory:\n    def __init__(self):\n        self._stock = {}\n'
@@ -82,3 +82,16 @@ def test_model_code_run_by_the_tracer_stays_in_the_sandbox(repo):
     text = failure_trace(box, ["inventory.py"])
     assert not outside.exists()
     assert STATE in text
+
+
+def test_a_module_that_forges_a_deeply_nested_trace_does_not_end_the_turn(repo):
+    """Imported under the tracer, the model's module swaps the json.dumps the runner prints
+    its trace line with, for JSON nested past the recursion limit: the host reads no trace,
+    and goes on (json.loads raised RecursionError, which ended the agent's turn)."""
+    forged = ("import json, sys\nif sys.argv[:1] == ['trace']:\n"
+              "    json.dumps = lambda *args, **kwargs: '[' * 5000\n" + INVENTORY)
+    _files(repo, forged)
+    box = agent_spec("single", repo, limits=AgentLimits()).toolbox
+    outcome = box.run("run_bash_command", {"command": trace_command(["inventory.py"])})
+    assert "CODELOOP-TRACE [[[[" in outcome.output  # the forged line did come back
+    assert failure_trace(box, ["inventory.py"]) == ""

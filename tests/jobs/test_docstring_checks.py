@@ -39,3 +39,10 @@ def test_failures_read_as_lines_and_anything_else_in_the_output_is_ignored():
         "hold:\n- format_amount(-250) should be '-2.50' (its docstring says so); it gives "
         "'-3.50'")
     assert failures_text("exit code: 0\nstdout:\n") == ""
+
+
+def test_output_nested_too_deep_to_parse_gives_nothing_not_a_crash():
+    """The output comes from the model's code: JSON nested past the recursion limit is not
+    a failure report (json.loads raised RecursionError, which ended the agent's turn)."""
+    assert failures_text("[" * 6000) == ""
+    assert failures_text("[" * 6000 + "\n" + '["f(1)", "2", "3"]') != ""

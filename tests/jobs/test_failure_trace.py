@@ -21,8 +21,8 @@ def test_a_call_shows_its_arguments_result_variables_and_what_changed_on_self():
     text = trace_text(_output([{"test": "test_inv.py::test_remove", "calls": [REMOVE]}]),
                       ["inventory.py"])
     assert text.splitlines() == [
-        "What the code did in the failing test test_inv.py::test_remove (the calls into "
-        "inventory.py, in order):",
+        ("What the code did in the failing test test_inv.py::test_remove (the calls into "
+         "inventory.py, in order):"),
         "- Inventory.remove(name='apple', qty=2) returned 3",
         "    its variables at the end: have=5, left=3",
         "    self.history: [] -> [('remove', 'apple', 2)]",
@@ -58,3 +58,9 @@ def test_the_text_is_capped():
     many = [dict(REMOVE) for _ in range(400)]
     text = trace_text(_output([{"test": "t", "calls": many}]), ["inventory.py"])
     assert len(text) <= MAX_TEXT + 4 and text.endswith("\n...")
+
+
+def test_output_nested_too_deep_to_parse_gives_nothing_not_a_crash():
+    """The model's code can print its own trace line: JSON nested past the recursion limit
+    (json.loads raised RecursionError, which ended the agent's turn)."""
+    assert trace_text(MARK + "[" * 6000, ["m.py"]) == ""

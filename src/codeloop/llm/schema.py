@@ -17,6 +17,7 @@ from typing import Any
 import jsonschema
 from pydantic import BaseModel, ValidationError
 
+from codeloop import jsonsafe
 from codeloop.llm.base import (
     InvalidStructuredOutput,
     JsonReply,
@@ -79,14 +80,14 @@ def parse_json_text(text: str, name: str = "response") -> Any:
         candidates.append(text[start : end + 1])
     for candidate in candidates:
         try:
-            return json.loads(candidate)
+            return jsonsafe.loads(candidate)
         except json.JSONDecodeError:
             continue
     # Small models write Python's escapes (\' in a string) and raw newlines inside strings:
     # the object is meant, so read it leniently before asking again.
     for candidate in candidates:
         try:
-            return json.loads(_JSON_ESCAPE.sub(_keep_valid_escape, candidate), strict=False)
+            return jsonsafe.loads(_JSON_ESCAPE.sub(_keep_valid_escape, candidate), strict=False)
         except json.JSONDecodeError:
             continue
     # Head and tail: where a reply stops being JSON is usually near its end.

@@ -8,6 +8,7 @@ import json
 import time
 from typing import Any
 
+from codeloop import jsonsafe
 from codeloop.sandbox.pathguard import PathGuard
 
 CONTEXT_FILE = ".ai_context.json"
@@ -20,7 +21,7 @@ class CorruptHistory(ValueError):
 
 def _parse(raw: bytes) -> dict[str, Any]:
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = jsonsafe.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise CorruptHistory(f"{CONTEXT_FILE} is not valid JSON ({exc})") from None
     if not isinstance(data, dict):

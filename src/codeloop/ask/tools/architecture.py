@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import ast
 import configparser
-import json
 import re
 import tomllib
 from collections import defaultdict
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from codeloop import jsonsafe
 from codeloop.ask.tools.walk import RepoIndex, as_index
 
 _JS = (".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs")
@@ -217,7 +217,7 @@ def _declared_entry_points(index: RepoIndex, resolver: ModuleResolver) -> list[d
                             cmd, target = (s.strip() for s in line.split("=", 1))
                             out.append(_script(rel, cmd, target, resolver))
             elif name == "package.json":
-                data = json.loads(index.text(rel))
+                data = jsonsafe.loads(index.text(rel))
                 bins = data.get("bin") if isinstance(data, dict) else None
                 if isinstance(bins, str):
                     bins = {data.get("name", "bin"): bins}

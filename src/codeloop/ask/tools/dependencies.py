@@ -10,12 +10,12 @@ A manifest that does not parse is reported in `errors`, never guessed at.
 from __future__ import annotations
 
 import configparser
-import json
 import re
 import tomllib
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from codeloop import jsonsafe
 from codeloop.ask.tools.walk import RepoIndex, as_index
 
 _REQ_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(\[[^\]]*\])?\s*(.*)$")
@@ -158,7 +158,7 @@ def _setup_cfg(text: str, _name: str) -> list[Entry]:
 
 
 def _package_json(text: str, _name: str) -> list[Entry]:
-    data = json.loads(text)
+    data = jsonsafe.loads(text)
     if not isinstance(data, dict):
         raise TypeError("package.json is not an object")
     out: list[Entry] = []

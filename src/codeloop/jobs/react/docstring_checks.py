@@ -15,9 +15,9 @@ same shell tool as the tests: the code is the model's.
 from __future__ import annotations
 
 import ast
-import json
 import re
 
+from codeloop import jsonsafe
 from codeloop.docstring_examples.parse import parse_examples
 from codeloop.jobs.react.sandbox_script import python_command
 from codeloop.jobs.request_files import is_test_path
@@ -107,8 +107,8 @@ def failures_text(output: str) -> str:
     lines = []
     for raw in output.splitlines():
         try:
-            call, expected, got = json.loads(raw)
-        except (ValueError, TypeError):
+            call, expected, got = jsonsafe.loads(raw)
+        except (ValueError, TypeError):  # the model's code prints here too
             continue
         lines.append(f"- {call} should be {expected} (its docstring says so); it gives {got}")
     if not lines:

@@ -14,8 +14,7 @@ capped) and only ever shown to the model.
 
 from __future__ import annotations
 
-import json
-
+from codeloop import jsonsafe
 from codeloop.jobs.react.sandbox_script import python_command
 
 MARK = "CODELOOP-TRACE "
@@ -135,8 +134,8 @@ def trace_text(output: str, paths: list[str]) -> str:
     tracer crashed, or the output is not what the runner prints)."""
     line = next((raw for raw in reversed(output.splitlines()) if raw.startswith(MARK)), "")
     try:
-        tests = json.loads(line[len(MARK):]) if line else []
-    except ValueError:
+        tests = jsonsafe.loads(line[len(MARK):]) if line else []
+    except ValueError:  # the model's code can print this line too
         return ""
     parts: list[str] = []
     for test in tests[:MAX_TESTS] if isinstance(tests, list) else []:

@@ -6,8 +6,8 @@ files that do not parse (Python, JSON) refused with a note for the next prompt."
 from __future__ import annotations
 
 import ast
-import json
 
+from codeloop import jsonsafe
 from codeloop.jobs.artifacts import Artifact, artifact
 from codeloop.jobs.definitions import (
     merge_definitions,
@@ -87,7 +87,7 @@ def _parses(path: str, text: str) -> bool:
         if path.endswith(".py"):
             ast.parse(text)
         elif path.endswith(".json"):
-            json.loads(text)
+            jsonsafe.loads(text)
     except (SyntaxError, ValueError):
         return False
     return True
