@@ -165,7 +165,7 @@ class ContextFirst:
             replies.append(reply.text)
             tokens += reply.usage.total_tokens
             steps += 1
-            changes, problems = files_from_reply(reply.text, plan, shown)
+            changes, problems = files_from_reply(reply.text, plan, shown, request)
             # Greedy decoding repeats itself: a file sent back as it is gets said so, which
             # changes the next prompt (measured: the 1.5B sent one wrong file three times).
             same = [p for p, text in changes.items() if shown.get(p) == text]

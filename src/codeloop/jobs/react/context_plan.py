@@ -21,6 +21,7 @@ from codeloop.jobs.request_files import (
     named_files,
     protects_tests,
 )
+from codeloop.jobs.react.stable_output import stable_output
 from codeloop.redaction import redact_secrets
 
 PYTEST = "python -m pytest -q -p no:cacheprovider --tb=short"
@@ -107,10 +108,11 @@ def test_command(files: list[str]) -> str | None:
 
 def run_project_tests(box, command: str) -> tuple[bool, str]:
     """(passed, output) of `command` through `box`'s run_bash_command (the sandbox), the
-    output redacted and cut to its last MAX_TEST_OUTPUT_CHARS."""
+    output redacted, made stable (jobs/react/stable_output.py) and cut to its last
+    MAX_TEST_OUTPUT_CHARS."""
     outcome = box.run("run_bash_command", {"command": command})
     passed = outcome.ok and outcome.output.startswith("exit code: 0")
-    text = redact_secrets(outcome.output)
+    text = stable_output(redact_secrets(outcome.output))
     if len(text) > MAX_TEST_OUTPUT_CHARS:
         text = "...\n" + text[-MAX_TEST_OUTPUT_CHARS:]
     return passed, text

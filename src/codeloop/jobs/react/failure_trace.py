@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from codeloop import jsonsafe
 from codeloop.jobs.react.sandbox_script import python_command
+from codeloop.jobs.react.stable_output import stable_output
 
 MARK = "CODELOOP-TRACE "
 MAX_TESTS = 1  # the first failing test: a second doubles the prompt and rarely adds
@@ -157,7 +158,7 @@ def trace_text(output: str, paths: list[str]) -> str:
                 parts.append("    its variables at the end: "
                              + ", ".join(f"{k}={v}" for k, v in variables))
             parts += _state_lines(call.get("before"), call.get("after"))
-    text = "\n".join(parts)
+    text = stable_output("\n".join(parts))
     return text if len(text) <= MAX_TEXT else text[:MAX_TEXT].rsplit("\n", 1)[0] + "\n..."
 
 

@@ -92,7 +92,7 @@ def sample_from_start(node, start: Start, files: Files, request: str, missed: li
         tokens += reply.usage.total_tokens
         calls += 1
         plan = copy.deepcopy(start.plan)
-        changes, _ = files_from_reply(reply.text, plan, dict(start.shown))
+        changes, _ = files_from_reply(reply.text, plan, dict(start.shown), request)
         changes = {p: t for p, t in changes.items() if start.shown.get(p) != t}
         if not changes:
             continue

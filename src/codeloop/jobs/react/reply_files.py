@@ -1,7 +1,8 @@
 """Reading a context-first reply (jobs/react/context_first.py) into the files it changes:
 SEARCH/REPLACE blocks applied with the tolerant matcher, whole files under `FILE: path`
-lines, a Python reply that rewrote only some functions merged into the file by name, and
-files that do not parse (Python, JSON) refused with a note for the next prompt."""
+lines, a Python reply that rewrote only some functions merged into the file by name, a JSON
+file's keys the reply lost and the request does not name put back, and files that do not
+parse (Python, JSON) refused with a note for the next prompt."""
 
 from __future__ import annotations
 
@@ -15,13 +16,15 @@ from codeloop.jobs.definitions import (
     top_level_names,
 )
 from codeloop.jobs.edits import apply_blocks, edit_blocks, whole_files
+from codeloop.jobs.json_keys import restore_dropped_keys
 from codeloop.jobs.react.context_plan import Plan
 
 
-def files_from_reply(reply: str, plan: Plan, shown: dict[str, str]) -> tuple[dict[str, str],
-                                                                           list[str]]:
+def files_from_reply(reply: str, plan: Plan, shown: dict[str, str],
+                     request: str = "") -> tuple[dict[str, str], list[str]]:
     """{path: new content} from a context-first reply, and what of it could not be used.
-    `shown`: the files as the prompt showed them (for SEARCH/REPLACE blocks and merging)."""
+    `shown`: the files as the prompt showed them (for SEARCH/REPLACE blocks and merging);
+    `request`: what the user asked (a JSON key it names may go; others come back)."""
     targets = plan.edit + plan.new
     only = targets[0] if len(targets) == 1 else None
     out: dict[str, str] = {}
@@ -49,6 +52,8 @@ def files_from_reply(reply: str, plan: Plan, shown: dict[str, str]) -> tuple[dic
             kind = "JSON" if path.endswith(".json") else "Python"
             problems.append(f"the new {path} does not parse as {kind}; it was not written")
             continue
+        elif old is not None and path.endswith(".json"):
+            content, _ = restore_dropped_keys(old, content, request)
         out[path] = content
     return out, problems
 
