@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from codeloop.jobs.react.stable_output import stable_output
 from codeloop.jobs.request_files import (
     asks_for_change,
     is_test_path,
@@ -21,7 +22,6 @@ from codeloop.jobs.request_files import (
     named_files,
     protects_tests,
 )
-from codeloop.jobs.react.stable_output import stable_output
 from codeloop.redaction import redact_secrets
 
 PYTEST = "python -m pytest -q -p no:cacheprovider --tb=short"
