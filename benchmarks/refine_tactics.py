@@ -10,6 +10,8 @@ benchmark scores):
   hinted   the refinement stage's prompt: the task plus the concrete failures
   repair   the task, the wrong code and its failures (codeloop's repair prompt until
            2026-11-22), greedy and at a temperature
+  worked   hinted, and asked to work the failing example out by hand from the description
+           before writing the code (`--tactics hinted worked --ids ...`)
 
     python benchmarks/refine_tactics.py benchmarks/results/humaneval-1.5b-oneshot --samples 3 \
         --out runs/refine-tactics.jsonl
@@ -56,6 +58,12 @@ Fix the function so that every check passes. Priorities: correctness, then edge 
 then quality and readability.""")
 
 
+WORKED = ("\n\nBefore you write the code, work that example out by hand: follow the "
+          "description step by step and show how it gives the expected result. Then write "
+          "the function.")
+MAX_TOKENS = {"worked": 1024}  # the working-out comes before the code
+
+
 class Bench:
     def __init__(self, problem: Problem, code: str, timeout: float) -> None:
         self.problem, self.timeout = problem, timeout
@@ -79,7 +87,7 @@ class Bench:
         hinted = load_prompt("codeloop.solve", "refinement").messages(
             source=source, failures=self.failures)[-1].content
         repair = REPAIR.render(plain=plain, code=self.code.strip(), failures=self.failures)
-        return {"sample": plain, "hinted": hinted, "repair": repair}
+        return {"sample": plain, "hinted": hinted, "repair": repair, "worked": hinted + WORKED}
 
     def judge(self, reply: str) -> tuple[bool, bool]:
         code = extract_code(reply, self.task.entry_point)
@@ -90,13 +98,15 @@ class Bench:
         return self.visible(code)["all_passed"], hidden
 
 
-def try_tactics(llm: LLM, bench: Bench, samples: int, temperature: float) -> list[dict]:
+def try_tactics(llm: LLM, bench: Bench, samples: int, temperature: float,
+                tactics: list[str]) -> list[dict]:
     prompts = bench.prompts()
-    plan = [("sample", temperature)] * samples + [("hinted", temperature)] * samples + [
-        ("repair", 0.0), ("repair", temperature)]
+    plan = [(t, temperature) for t in tactics if t != "repair" for _ in range(samples)]
+    plan += [("repair", 0.0), ("repair", temperature)] if "repair" in tactics else []
     tries = []
     for tactic, temp in plan:
-        reply = llm.complete([user(prompts[tactic])], max_tokens=768, temperature=temp)
+        reply = llm.complete([user(prompts[tactic])], max_tokens=MAX_TOKENS.get(tactic, 768),
+                             temperature=temp)
         visible, hidden = bench.judge(reply.text)
         tries.append({"tactic": tactic, "temperature": temp, "visible": visible,
                       "hidden": hidden, "tokens": reply.usage.total_tokens})
@@ -127,6 +137,9 @@ def main() -> None:
     parser.add_argument("--temperature", type=float, default=0.8)
     parser.add_argument("--timeout", type=float, default=10.0)
     parser.add_argument("--out", type=Path, help="JSONL, appended per problem")
+    parser.add_argument("--tactics", nargs="+", default=["sample", "hinted", "repair"],
+                        choices=["sample", "hinted", "repair", "worked"])
+    parser.add_argument("--ids", help="comma-separated task ids: only these of the caught ones")
     args = parser.parse_args()
     if args.summary:
         lines = args.summary.read_text(encoding="utf-8").splitlines()
@@ -140,12 +153,15 @@ def main() -> None:
     rows = []
     args.out.parent.mkdir(parents=True, exist_ok=True)
     with args.out.open("a", encoding="utf-8") as out:
+        wanted = set(args.ids.split(",")) if args.ids else None
         for task_id in classify(args.run_dir, args.timeout)["caught"]:
+            if wanted is not None and task_id not in wanted:
+                continue
             problem = problems[task_id]
             code = extract_code(records[task_id].reply, problem.entry_point) or ""
             row = {"task_id": task_id,
                    "tries": try_tactics(llm, Bench(problem, code, args.timeout),
-                                        args.samples, args.temperature)}
+                                        args.samples, args.temperature, args.tactics)}
             out.write(json.dumps(row) + "\n")
             out.flush()
             rows.append(row)

@@ -278,3 +278,17 @@ def test_a_json_file_that_does_not_parse_is_not_written(repo, store, snapshots):
     # The tests passed with config.json alone; the request also names settings.py.
     assert "and settings.py has not changed." in llm.calls[2][-1].content
     assert (repo.root / "settings.py").read_text() == SETTINGS_NEW
+
+
+def test_a_reply_cut_off_at_the_length_limit_is_said_so_and_the_retry_is_sampled(repo, store,
+                                                                                  snapshots):
+    """The 1.5B's greedy reply can repeat one line until the token limit: cut mid-line, the
+    file does not parse and is not written; the next prompt says why, and is sampled."""
+    looping = ("FILE: people.py\n```python\ndef parse_age(text):\n"
+               + "    assert parse_age('1') == 1\n" * 40 + "    assert parse_a")
+    llm = scripted({"reply": looping, "finish": "length"}, _whole("people.py", FIXED))
+    result = _ask(llm, _workspace(repo), store, snapshots)
+    assert result.status == "finished" and (repo.root / "people.py").read_text() == FIXED
+    assert llm.temperatures == [0.0, RETRY_TEMPERATURE]
+    second = llm.calls[1][-1].content
+    assert "attempt 1 was cut off at the length limit: write each file once" in second

@@ -8,7 +8,13 @@ from agent_replies import act, action_prompts, finish, scripted, unread
 from codeloop.agent.factory import agent_spec
 from codeloop.agent.session import AgentSession
 from codeloop.jobs.react.actions import MAX_THOUGHT_CHARS, action_schema, choice_schema
-from codeloop.jobs.react.progress import new_progress, progress_note, record, untouched_named_files
+from codeloop.jobs.react.progress import (
+    new_progress,
+    progress_note,
+    record,
+    unfinished_work,
+    untouched_named_files,
+)
 from codeloop.tools.toolbox import ToolOutcome
 
 BUGGY = "def half(n):\n    return n // 3\n"
@@ -190,3 +196,33 @@ def test_a_finish_with_the_named_files_done_is_not_held(repo, store, snapshots):
                    finish("calc.py subtracts? No: sub adds. Say if I should fix it."))
     result = _ask(llm, repo, store, snapshots, "Does sub in calc.py subtract?")
     assert result.status == "finished" and result.steps == 1
+
+
+def test_a_written_test_file_that_pytest_collects_nothing_from_is_not_done(repo):
+    (repo.root / "text.py").write_text("def slug(t):\n    return t.lower()\n")
+    copy = "def slug(t):\n    return t.lower()\n"  # the module copied, not a test
+    (repo.root / "test_text.py").write_text(copy)
+    wrote = ToolOutcome("write_file", True, "Created test_text.py (2 lines).", 0.0)
+    progress = record(new_progress(), wrote, {"path": "test_text.py"}, True, repo)
+    linted = ToolOutcome("lint_file", True, "test_text.py\nNothing to fix.", 0.0)
+    progress = record(progress, linted, {"path": "test_text.py"}, False, repo)
+    empty = ToolOutcome("run_bash_command", True, "exit code: 5\nstdout:\nno tests ran", 0.0)
+    progress = record(progress, empty, {"command": "python -m pytest -q"}, False, repo)
+    note = progress_note(progress, repo, request="Write tests for slug in test_text.py")
+    assert "Next: pytest collected no tests from test_text.py" in note
+    assert "choose finish" not in note
+    held = unfinished_work(progress, "Write tests for slug in test_text.py", {})
+    assert held == ("pytest collected no tests, and this turn wrote test_text.py: it needs "
+                    "test functions named test_... at the top level")
+
+
+def test_no_tests_found_after_changing_only_code_still_leads_to_finish(repo):
+    (repo.root / "greet.py").write_text("def greet(name):\n    return 'Hi ' + name\n")
+    wrote = ToolOutcome("write_file", True, "Overwrote greet.py (2 lines).", 0.0)
+    progress = record(new_progress(), wrote, {"path": "greet.py"}, True, repo)
+    linted = ToolOutcome("lint_file", True, "greet.py\nNothing to fix.", 0.0)
+    progress = record(progress, linted, {"path": "greet.py"}, False, repo)
+    empty = ToolOutcome("run_bash_command", True, "exit code: 5\nstdout:\nno tests ran", 0.0)
+    progress = record(progress, empty, {"command": "python -m pytest -q"}, False, repo)
+    assert "choose finish now" in progress_note(progress, repo, request="Fix greet.py")
+    assert unfinished_work(progress, "Fix greet.py", {}) == ""

@@ -149,3 +149,12 @@ def test_bad_script_files_give_clear_errors(tmp_path, content, needle):
 def test_missing_script_file(tmp_path):
     with pytest.raises(ScriptFileError, match="cannot read script"):
         ScriptedLLM.from_file(tmp_path / "absent.yaml")
+
+
+def test_a_reply_can_be_scripted_as_cut_off_at_the_token_limit():
+    llm = ScriptedLLM([{"reply": "def f(:\n    x = [", "finish": "length"}, "done"])
+    cut = llm.complete([user("write f")])
+    assert (cut.text, cut.finish_reason) == ("def f(:\n    x = [", "length")
+    assert llm.complete([user("again")]).finish_reason == "stop"
+    with pytest.raises(ScriptFileError, match="'finish' is 'stop' or 'length'"):
+        ScriptedLLM([{"reply": "x", "finish": "max_tokens"}])

@@ -7,6 +7,8 @@ A script is a list. Each entry is one of:
   {"match": "needle", "reply"|"json"|"raise": ...}   a rule: answers whenever the last user
       message contains the needle (or matches it as a regex); checked before the ordered
       replies; `"times": n` limits how often it fires.
+  {"reply": "text", "finish": "length"}   a reply as a model sends it when cut off at its
+      token limit (finish_reason "length")
 A script file may also be a mapping {"replies": [...], "delay_seconds": 0.5}: every call then
 takes that long, as a model would (for benchmarks of the executor and for tests that need a
 unit still running when they act).
@@ -51,6 +53,7 @@ class _Entry:
     error: tuple[str, str] | None = None
     pattern: str | None = None
     times: int | None = None
+    finish: str = "stop"  # "length": the reply as a model gives it when cut at max_tokens
 
     def matches(self, prompt: str) -> bool:
         if self.pattern is None:
@@ -70,13 +73,16 @@ def _parse_entry(raw: str | dict, index: int) -> _Entry:
         raise ScriptFileError(f"script entry #{index + 1}: expected a string or a mapping, "
                               f"got {type(raw).__name__}")
     answers = [k for k in ("reply", "json", "raise") if k in raw]
-    unknown = set(raw) - {"reply", "json", "raise", "message", "match", "times"}
+    unknown = set(raw) - {"reply", "json", "raise", "message", "match", "times", "finish"}
     if len(answers) != 1 or unknown:
         raise ScriptFileError(
             f"script entry #{index + 1}: needs exactly one of 'reply', 'json', 'raise' "
-            f"(optional 'match', 'times', 'message'); got keys {sorted(raw)}"
+            f"(optional 'match', 'times', 'message', 'finish'); got keys {sorted(raw)}"
         )
-    entry = _Entry(pattern=raw.get("match"), times=raw.get("times"))
+    if raw.get("finish", "stop") not in ("stop", "length"):
+        raise ScriptFileError(f"script entry #{index + 1}: 'finish' is 'stop' or 'length'")
+    entry = _Entry(pattern=raw.get("match"), times=raw.get("times"),
+                   finish=raw.get("finish", "stop"))
     if "reply" in raw:
         entry.text = str(raw["reply"])
     elif "json" in raw:
@@ -143,7 +149,7 @@ class ScriptedLLM(BackendLLM):
     def _generate(self, request: ModelRequest) -> Iterator[str | Reply]:
         started = time.perf_counter()
         schema = request.schema.schema if request.schema is not None else None
-        text = self._answer(request.messages, schema, request.temperature)
+        text, finish = self._answer(request.messages, schema, request.temperature)
         if self.delay_seconds:
             time.sleep(self.delay_seconds)
         for marker in request.stop or []:
@@ -151,7 +157,7 @@ class ScriptedLLM(BackendLLM):
                 text = text[: text.index(marker)]
         usage = Usage(sum(approx_tokens(m.content) for m in request.messages),
                       approx_tokens(text))
-        reply = Reply(text, usage, time.perf_counter() - started, self.name)
+        reply = Reply(text, usage, time.perf_counter() - started, self.name, finish)
         if request.stream:
             yield from re.findall(r"\S+\s*|\s+", text)
         yield reply
@@ -165,7 +171,7 @@ class ScriptedLLM(BackendLLM):
     # ------------------------------------------------------------------ internals
 
     def _answer(self, msgs: list[Message], schema: dict[str, Any] | None,
-                temperature: float) -> str:
+                temperature: float) -> tuple[str, str]:
         with self._lock:
             self.calls.append(msgs)
             self.schemas.append(schema)
@@ -175,7 +181,7 @@ class ScriptedLLM(BackendLLM):
                 raise ScriptExhausted(self._exhausted_message(msgs))
         if entry.error is not None:
             raise _ERRORS[entry.error[0]](entry.error[1])
-        return entry.text or ""
+        return entry.text or "", entry.finish
 
     def _pick(self, prompt: str) -> _Entry | None:
         for rule in self._rules:

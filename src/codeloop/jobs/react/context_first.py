@@ -65,7 +65,9 @@ from codeloop.redaction import redact_secrets
 MAX_ROUNDS = 3
 MAX_CONTEXT_CHARS = 24_000  # beyond this the files go to the loop, which reads them in parts
 WHOLE_FILE_MAX_LINES = 150  # longer files are edited by SEARCH/REPLACE blocks
-# A retry whose prompt is one already asked, or after a reply that repeated an earlier one, is
+# A retry whose prompt is one already asked, after a reply that repeated an earlier one, or
+# after one cut off at the length limit (the 1.5B's greedy reply can loop on one line until
+# the limit: a test file of 20 copies of one assert, cut mid-line, that does not parse), is
 # sampled at this temperature: greedy decoding answers the same prompt the same way (measured:
 # in 3 of the 8 failed tasks of the agent suite, two or three attempts got the same reply,
 # token for token; the 1.5B's solve refinement wins with samples at 0.8, not greedy repairs).
@@ -125,7 +127,7 @@ class ContextFirst:
         command = test_command(files + plan.new)
         before = self.project_texts(files)
         original = dict(shown)  # each file's text before the turn, kept as files are written
-        tokens, steps, notes, last, echoed = 0, 0, [], [], False
+        tokens, steps, notes, last, echoed, cut = 0, 0, [], [], False, False
         reading = ""  # the model's own account of the failure, asked once after two echoes
         echoes = 0
         unmet: list[str] = []  # set for the one round after a pass that left the request undone
@@ -151,8 +153,8 @@ class ContextFirst:
             # In the rounds after a pass (the rest of the request, the docstring examples) a
             # reply that changed nothing is not asked for again greedily: it would come back.
             after_pass = passing is not None or tested is not None
-            repeated = (prompt in asked or (len(replies) > 1 and replies[-1] in replies[:-1])
-                        or (echoed and after_pass))
+            repeated = (prompt in asked or cut or (echoed and after_pass)
+                        or (len(replies) > 1 and replies[-1] in replies[:-1]))
             asked.append(prompt)
             try:
                 reply = ask_model(self.llm, messages, stage=self.spec.name, bus=self.bus,
@@ -166,6 +168,10 @@ class ContextFirst:
             tokens += reply.usage.total_tokens
             steps += 1
             changes, problems = files_from_reply(reply.text, plan, shown, request)
+            cut = reply.finish_reason == "length"
+            if cut:
+                problems.append(f"attempt {attempt} was cut off at the length limit: write "
+                                "each file once, without repeating lines")
             # Greedy decoding repeats itself: a file sent back as it is gets said so, which
             # changes the next prompt (measured: the 1.5B sent one wrong file three times).
             same = [p for p, text in changes.items() if shown.get(p) == text]

@@ -15,6 +15,7 @@ from typing import Any
 
 from codeloop.jobs.react.prompts import loop_text
 from codeloop.jobs.react.state import FileState, Progress, TestsState, new_progress
+from codeloop.jobs.request_files import is_test_path
 from codeloop.tools import (
     edit_file,
     grep_search,
@@ -126,7 +127,21 @@ def unfinished_work(progress: Progress, request: str, finish_args: dict[str, Any
     if unchanged:
         problems.append(f"your report lists {', '.join(unchanged)} as created or modified, "
                         "but this turn has not changed them")
+    empty = written_tests_not_collected(progress)
+    if empty:
+        problems.append(f"pytest collected no tests, and this turn wrote {', '.join(empty)}: "
+                        "it needs test functions named test_... at the top level")
     return "; ".join(problems)
+
+
+def written_tests_not_collected(progress: Progress) -> list[str]:
+    """The test files this turn wrote, when the last test run collected no tests at all.
+    Why: measured on the 1.5B (write_slugify_tests), a turn wrote a copy of the module under
+    test into test_text.py, pytest exited 5, and the loop was told that is not a failure, so
+    it finished claiming the tests passed. A test file that holds no test is not done."""
+    if progress.get("tests") != "none found":
+        return []
+    return [p for p in progress.get("files", {}) if is_test_path(p)]
 
 
 def progress_note(progress: Progress, workspace: Workspace,
@@ -151,6 +166,9 @@ def progress_note(progress: Progress, workspace: Workspace,
         step = loop_text("progress_fix_lint", files=", ".join(to_fix))
     elif tests == "failed":
         step = loop_text("progress_fix_tests")
+    elif written_tests_not_collected(progress):
+        step = loop_text("progress_no_tests",
+                         files=", ".join(written_tests_not_collected(progress)))
     elif not tests and _has_tests(workspace):
         step = loop_text("progress_run_tests")
     else:
