@@ -198,16 +198,21 @@ def test_a_finish_with_the_named_files_done_is_not_held(repo, store, snapshots):
     assert result.status == "finished" and result.steps == 1
 
 
+def _written_linted_and_no_tests_ran(repo, path: str, text: str):
+    """The progress after writing `path`, a clean lint, and a pytest run that found nothing."""
+    (repo.root / path).write_text(text)
+    wrote = ToolOutcome("write_file", True, f"Wrote {path}.", 0.0)
+    progress = record(new_progress(), wrote, {"path": path}, True, repo)
+    linted = ToolOutcome("lint_file", True, f"{path}\nNothing to fix.", 0.0)
+    progress = record(progress, linted, {"path": path}, False, repo)
+    empty = ToolOutcome("run_bash_command", True, "exit code: 5\nstdout:\nno tests ran", 0.0)
+    return record(progress, empty, {"command": "python -m pytest -q"}, False, repo)
+
+
 def test_a_written_test_file_that_pytest_collects_nothing_from_is_not_done(repo):
     (repo.root / "text.py").write_text("def slug(t):\n    return t.lower()\n")
     copy = "def slug(t):\n    return t.lower()\n"  # the module copied, not a test
-    (repo.root / "test_text.py").write_text(copy)
-    wrote = ToolOutcome("write_file", True, "Created test_text.py (2 lines).", 0.0)
-    progress = record(new_progress(), wrote, {"path": "test_text.py"}, True, repo)
-    linted = ToolOutcome("lint_file", True, "test_text.py\nNothing to fix.", 0.0)
-    progress = record(progress, linted, {"path": "test_text.py"}, False, repo)
-    empty = ToolOutcome("run_bash_command", True, "exit code: 5\nstdout:\nno tests ran", 0.0)
-    progress = record(progress, empty, {"command": "python -m pytest -q"}, False, repo)
+    progress = _written_linted_and_no_tests_ran(repo, "test_text.py", copy)
     note = progress_note(progress, repo, request="Write tests for slug in test_text.py")
     assert "Next: pytest collected no tests from test_text.py" in note
     assert "choose finish" not in note
@@ -217,12 +222,7 @@ def test_a_written_test_file_that_pytest_collects_nothing_from_is_not_done(repo)
 
 
 def test_no_tests_found_after_changing_only_code_still_leads_to_finish(repo):
-    (repo.root / "greet.py").write_text("def greet(name):\n    return 'Hi ' + name\n")
-    wrote = ToolOutcome("write_file", True, "Overwrote greet.py (2 lines).", 0.0)
-    progress = record(new_progress(), wrote, {"path": "greet.py"}, True, repo)
-    linted = ToolOutcome("lint_file", True, "greet.py\nNothing to fix.", 0.0)
-    progress = record(progress, linted, {"path": "greet.py"}, False, repo)
-    empty = ToolOutcome("run_bash_command", True, "exit code: 5\nstdout:\nno tests ran", 0.0)
-    progress = record(progress, empty, {"command": "python -m pytest -q"}, False, repo)
+    progress = _written_linted_and_no_tests_ran(repo, "greet.py",
+                                                "def greet(name):\n    return 'Hi ' + name\n")
     assert "choose finish now" in progress_note(progress, repo, request="Fix greet.py")
     assert unfinished_work(progress, "Fix greet.py", {}) == ""
