@@ -16,17 +16,14 @@ tests itself repaired 4 of 7 at ~7k tokens a task; our tool-first loop repaired 
 
 Passing tests (or, with no tests, files that parse: a Python file that does not is never
 written) end the turn, after one more round when rules find the request only partly done
-(jobs/react/request_coverage.py: a file it names untouched, a name it asks for nowhere) and
-one to repair what that round broke; when those leave the request undone, fresh samples of
-the first prompt, the missed parts listed, each judged whole by the tests, the rules and the
-docstring examples (jobs/react/fresh_samples.py); when none passes, the files go back to how
-they passed. Before that, the docstring examples of the functions the edit changed run too
-(jobs/react/docstring_checks.py): one that does not hold is a failure like a test's, with two
-rounds of its own, and when no later round passes both, the files go back to how they passed
-the tests. Otherwise
-the ReAct loop goes on from there with what was learnt in its conversation. A request that names no file
-(and whose workspace has no file it could mean) goes to the loop directly: exploring is what
-the tools are for.
+(jobs/react/request_coverage.py) and one to repair what that round broke; when those leave
+the request undone, fresh samples of the first prompt, each judged whole by the tests, the
+rules and the docstring examples (jobs/react/fresh_samples.py), else the files back as they
+passed. The docstring examples of the changed functions run too (docstring_checks.py): one
+that does not hold is a failure like a test's, with two rounds of its own. A request for
+tests whose new tests still fail loses the failing ones (failing_new_tests.py). Otherwise the
+ReAct loop goes on with what was learnt; a request that names no file (and whose workspace
+has no file it could mean) goes to the loop directly: exploring is what the tools are for.
 """
 
 from __future__ import annotations
@@ -52,12 +49,13 @@ from codeloop.jobs.react.direct_files import (
     restore_files,
 )
 from codeloop.jobs.react.docstring_checks import failed_examples
+from codeloop.jobs.react.failing_new_tests import drop_failing_new_tests
 from codeloop.jobs.react.failure_trace import failure_trace
 from codeloop.jobs.react.fresh_samples import Files, Outcome, Start, sample_from_start
 from codeloop.jobs.react.reply_files import files_from_reply
 from codeloop.jobs.react.request_coverage import quoted_part, unmet_parts
 from codeloop.jobs.react.state import AgentSpec, AgentState, message
-from codeloop.jobs.request_files import is_test_path
+from codeloop.jobs.request_files import asks_to_change_tests, is_test_path
 from codeloop.jobs.stage import ask_model
 from codeloop.llm.base import LLM, LLMError
 from codeloop.redaction import redact_secrets
@@ -250,6 +248,12 @@ class ContextFirst:
             self._say("no round made the docstring examples hold: back to the edit that "
                       "passed the tests")
             return self._finished(state, changed, existed, tests, tokens, steps)
+        if tests is not None and not tests[0] and command and asks_to_change_tests(request):
+            created = {p: shown[p] for p in changed if p not in existed and is_test_path(p)}
+            dropped = drop_failing_new_tests(self, plan, shown, created, tests, command)
+            if dropped:
+                return self._finished(state, changed, existed, self.run_tests(command), tokens,
+                                      steps, dropped)
         return self._hand_over(state, plan, shown, tests, command, notes, tokens, steps,
                                changed)
 
@@ -351,9 +355,13 @@ class ContextFirst:
 
     # ------------------------------------------------------------------ endings
     def _finished(self, state: AgentState, changed: list[str], existed: set[str],
-                  tests: tuple[bool, str] | None, tokens: int, steps: int) -> dict[str, Any]:
+                  tests: tuple[bool, str] | None, tokens: int, steps: int,
+                  dropped: list[str] | None = None) -> dict[str, Any]:
         verdict = "the tests pass" if tests else "the files parse (the project has no tests)"
         answer = f"Changed {', '.join(changed)}; {verdict}."
+        if dropped:
+            answer += (f" Left out {', '.join(dropped)}: written this turn, they failed "
+                       "against the code they test.")
         self._say(answer)
         turn = state["turn"]
         result = self.report([p for p in changed if p in existed],
