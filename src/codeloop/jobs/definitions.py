@@ -14,7 +14,7 @@ import ast
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
-def _span(node: ast.stmt) -> tuple[int, int]:
+def definition_span(node: ast.stmt) -> tuple[int, int]:
     """0-based first line (decorators included) and end line (exclusive) of a statement."""
     first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
     return first - 1, node.end_lineno or node.lineno
@@ -46,12 +46,12 @@ def merge_definitions(old: str, snippet: str) -> str | None:
     if not defs:
         return None
     lines = old.splitlines()
-    where = {n.name: _span(n) for n in old_tree.body if isinstance(n, _DEFS)}
+    where = {n.name: definition_span(n) for n in old_tree.body if isinstance(n, _DEFS)}
     appended: list[str] = []
     # Replace from the bottom up, so earlier spans keep their line numbers.
     replacements: list[tuple[int, int, list[str]]] = []
     for node in defs:
-        start, end = _span(node)
+        start, end = definition_span(node)
         text = new_lines[start:end]
         if node.name in where:
             replacements.append((*where[node.name], text))
@@ -61,13 +61,13 @@ def merge_definitions(old: str, snippet: str) -> str | None:
         lines[start:end] = text
     imports = _new_imports(old_tree, new_tree, new_lines)
     if imports:
-        at = max((_span(n)[1] for n in old_tree.body if isinstance(n, (ast.Import, ast.ImportFrom))),
+        at = max((definition_span(n)[1] for n in old_tree.body if isinstance(n, (ast.Import, ast.ImportFrom))),
                  default=_docstring_end(old_tree))
         # Spans before `at` were not replaced by definitions (imports come first), but a
         # replacement above may have moved them: recompute on the merged text.
         merged_tree = _parse("\n".join(lines))
         if merged_tree is not None:
-            at = max((_span(n)[1] for n in merged_tree.body
+            at = max((definition_span(n)[1] for n in merged_tree.body
                       if isinstance(n, (ast.Import, ast.ImportFrom))),
                      default=_docstring_end(merged_tree))
         lines[at:at] = imports
@@ -87,7 +87,7 @@ def _new_imports(old_tree: ast.Module, new_tree: ast.Module, new_lines: list[str
     out: list[str] = []
     for node in new_tree.body:
         if isinstance(node, (ast.Import, ast.ImportFrom)) and ast.dump(node) not in have:
-            start, end = _span(node)
+            start, end = definition_span(node)
             out += new_lines[start:end]
     return out
 
@@ -117,7 +117,7 @@ def restore_dropped_members(old: str, content: str) -> str:
         old_indent = _body_indent(before, old_lines)
         block: list[str] = []
         for name in missing:
-            start, end = _span(had[name])
+            start, end = definition_span(had[name])
             block += [""] + [_reindent(line, old_indent, indent)
                              for line in old_lines[start:end]]
         inserts.append((node.end_lineno or node.lineno, block))

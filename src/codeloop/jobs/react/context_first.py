@@ -43,14 +43,13 @@ from codeloop.jobs.react.context_plan import (
     test_command,
 )
 from codeloop.jobs.react.direct_files import (
-    lint_findings,
     project_texts,
     readable_text,
     restore_files,
 )
 from codeloop.jobs.react.docstring_checks import failed_examples
 from codeloop.jobs.react.failing_new_tests import drop_failing_new_tests
-from codeloop.jobs.react.failure_trace import failure_trace
+from codeloop.jobs.react.failure_reading import read_failure, with_newline
 from codeloop.jobs.react.fresh_samples import Files, Outcome, Start, sample_from_start
 from codeloop.jobs.react.reply_files import files_from_reply
 from codeloop.jobs.react.request_coverage import quoted_part, unmet_parts
@@ -262,7 +261,7 @@ class ContextFirst:
                   tests: tuple[bool, str] | None, command: str | None, attempt: int,
                   problems: list[str], echoed: bool, unmet: list[str], reading: str,
                   checklist: list[str] | None = None):
-        files = [{"path": p, "content": _with_newline(shown[p]), "language": language_of(p),
+        files = [{"path": p, "content": with_newline(shown[p]), "language": language_of(p),
                   "test": p in plan.spec} for p in plan.spec + plan.edit if p in shown]
         large = [p for p in plan.edit if len(shown.get(p, "").splitlines()) > WHOLE_FILE_MAX_LINES]
         return self.prompt.messages(request=request, files=files, new_files=plan.new,
@@ -274,30 +273,9 @@ class ContextFirst:
 
     def _diagnose(self, request: str, plan: Plan, shown: dict[str, str],
                   tests: tuple[bool, str], command: str) -> tuple[str, int]:
-        """The model's reading of the failure, in prose (prompts/diagnose.yaml), and the
-        tokens it took; ("", 0) when the call fails."""
-        files = [{"path": p, "content": _with_newline(shown[p]), "language": language_of(p)}
-                 for p in plan.spec + plan.edit if p in shown]
-        findings = lint_findings(shown, plan.edit)
-        trace = failure_trace(self.box, plan.edit)
-        messages = self.diagnose_prompt.messages(request=request, files=files, tests=tests[1],
-                                                 command=command, findings=findings,
-                                                 trace=trace)
-        self._say("the code came back unchanged: asking what is wrong first")
-        try:
-            reply = ask_model(self.llm, messages, stage=self.spec.name, bus=self.bus,
-                              max_tokens=self.diagnose_prompt.max_tokens,
-                              temperature=self.diagnose_prompt.temperature)
-        except LLMError:
-            return "", 0
-        # As written: a reading that holds code keeps its lines (joined, the 1.5B copied
-        # a one-line `def ...: """...""" if ...` that does not parse).
-        reading = reply.text.strip()[:1200]
-        if findings:  # the next edit sees them too, whatever the reading made of them
-            reading += "\nThe linter's findings: " + "; ".join(findings) + "."
-        if trace:  # and the values, which the reading may have misread
-            reading += "\n" + trace
-        return reading, reply.usage.total_tokens
+        return read_failure(self, request, plan, shown, tests, command,
+                            lambda: self._say("the code came back unchanged: asking what is "
+                                              "wrong first"))
 
 
     def write_files(self, changes: dict[str, str], plan: Plan) -> tuple[list[str], list[str]]:
@@ -380,7 +358,7 @@ class ContextFirst:
         parts += [f"- {n}" for n in notes[-6:]]
         for path in plan.spec + plan.edit:
             if path in shown:
-                parts.append(f"{path} now:\n```{language_of(path)}\n{_with_newline(shown[path])}```")
+                parts.append(f"{path} now:\n```{language_of(path)}\n{with_newline(shown[path])}```")
         if tests and command:
             parts.append(f"{command}:\n{tests[1]}")
         self._say("context-first edit did not pass: going on with the tools")
@@ -400,7 +378,3 @@ class ContextFirst:
         if self.bus is not None:
             self.bus.emit(Progress(done=0, total=self.max_rounds,
                                    message=f"[{self.spec.name}] {text}"))
-
-
-def _with_newline(text: str) -> str:
-    return text if text.endswith("\n") or not text else text + "\n"

@@ -15,6 +15,8 @@ from __future__ import annotations
 import ast
 import re
 
+from codeloop.jobs.definitions import definition_span
+
 # pytest -q's summary line for a failed test function: FAILED path::name[params] - reason
 _FAILED = re.compile(r"^FAILED ([\w./-]+\.py)::(\w+)(?:\[[^\]\n]*\])?(?: - |$)", re.MULTILINE)
 
@@ -41,8 +43,8 @@ def without_functions(source: str, names: set[str]) -> str | None:
         return None
     lines = source.splitlines(keepends=True)
     for node in sorted(dropped, key=lambda n: n.lineno, reverse=True):
-        first = min([node.lineno, *(d.lineno for d in node.decorator_list)]) - 1
-        del lines[first:node.end_lineno or node.lineno]
+        first, end = definition_span(node)
+        del lines[first:end]
     return re.sub(r"\n{4,}", "\n\n\n", "".join(lines)).rstrip("\n") + "\n"
 
 
