@@ -124,7 +124,11 @@ def test_quality_metrics_never_flip_the_verdict(add_task, run):
 
 
 def test_reply_without_code_is_a_failed_generation_that_goes_to_refinement(add_task, run):
-    r = run(add_task, [ANALYSIS, PLAN, "I would add the numbers.", RIGHT])
+    # A reply with no fence may have been cut at an opening fence: asked once more, then
+    # it is a failed generation.
+    prose = "I would add the numbers."
+    r = run(add_task, [ANALYSIS, PLAN, prose, prose, RIGHT])
+    assert r.result.stages["generation"].calls == 2
     assert r.stages()[3:] == ["review", "refinement", "review"]
     assert r.result.attempts[0]["code"] is None
     assert "no usable Python code" in r.result.attempts[0]["feedback"]

@@ -35,11 +35,12 @@ class StageContext(Generic[TaskT]):
     stream: bool = False  # emit Token events while the model writes
 
     def ask(self, usage: UsageRecord, stage: str, messages: MessagesLike,
-            spec: PromptSpec) -> Reply:
-        """One plain model call at the prompt file's budget and temperature."""
+            spec: PromptSpec, stop: list[str] | None = None) -> Reply:
+        """One plain model call at the prompt file's budget and temperature; the reply ends
+        before the first of `stop` the model writes."""
         return ask_model(self.llm, messages, stage=stage, bus=self.bus, usage=usage,
                          max_tokens=spec.max_tokens, temperature=spec.temperature,
-                         stream=self.stream)
+                         stream=self.stream, stop=stop)
 
 
 @dataclass
@@ -52,17 +53,19 @@ class StageOutput:
 @overload
 def ask_model(llm: LLM, messages: MessagesLike, *, stage: str, bus: EventBus | None,
               max_tokens: int, temperature: float, schema: None = None,
-              usage: UsageRecord | None = None, stream: bool = False) -> Reply: ...
+              usage: UsageRecord | None = None, stream: bool = False,
+              stop: list[str] | None = None) -> Reply: ...
 
 
 @overload
 def ask_model(llm: LLM, messages: MessagesLike, *, stage: str, bus: EventBus | None,
               max_tokens: int, temperature: float, schema: dict[str, Any] | type,
-              usage: UsageRecord | None = None, stream: bool = False) -> JsonReply: ...
+              usage: UsageRecord | None = None, stream: bool = False,
+              stop: None = None) -> JsonReply: ...
 
 
 def ask_model(llm, messages, *, stage, bus, max_tokens, temperature, schema=None, usage=None,
-              stream=False):
+              stream=False, stop=None):
     """One model call: plain text (`schema` None), or JSON valid under `schema`. Emits
     LLMCall on `bus` (Token events too when `stream` and the reply is plain text) and adds
     the call to `usage`. Model errors (ContextOverflow, InvalidStructuredOutput...) propagate:
@@ -73,7 +76,8 @@ def ask_model(llm, messages, *, stage, bus, max_tokens, temperature, schema=None
         reply = result.reply
     elif stream and hasattr(llm, "stream"):
         reply = None
-        for piece in llm.stream(messages, max_tokens=max_tokens, temperature=temperature):
+        for piece in llm.stream(messages, max_tokens=max_tokens, temperature=temperature,
+                                stop=stop):
             if isinstance(piece, Reply):
                 reply = piece
             elif bus is not None:
@@ -81,7 +85,8 @@ def ask_model(llm, messages, *, stage, bus, max_tokens, temperature, schema=None
         assert reply is not None, "a stream ends with its Reply"
         result = reply
     else:
-        result = reply = llm.complete(messages, max_tokens=max_tokens, temperature=temperature)
+        result = reply = llm.complete(messages, max_tokens=max_tokens, temperature=temperature,
+                                      stop=stop)
     if usage is not None:
         usage.add(reply)
     if bus is not None:

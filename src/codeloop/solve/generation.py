@@ -7,11 +7,10 @@ leaves `candidate` as None: review counts it as a failed generation."""
 
 from __future__ import annotations
 
-from codeloop.jobs.extract import extract_code
 from codeloop.jobs.prompts import load_prompt
 from codeloop.jobs.stage import StageOutput
 from codeloop.jobs.usage import UsageRecord
-from codeloop.solve.stage import PROMPTS, SolveContext, clip
+from codeloop.solve.stage import PROMPTS, SolveContext, ask_code, clip
 from codeloop.solve.state import SolveState, Strategy
 
 PLAN_CHARS = 900
@@ -27,8 +26,8 @@ def generate(state: SolveState, ctx: SolveContext, usage: UsageRecord) -> StageO
     strategy: Strategy = "draft" if is_draft(state, ctx) else "generation"
     messages = spec.messages(source=ctx.task.prompt_source(),
                              plan="" if strategy == "draft" else shown_plan)
-    reply = ctx.ask(usage, "generation", messages, spec)
-    code = extract_code(reply.text, ctx.task.entry_point)
+    reply, code = ask_code(ctx, usage, "generation", messages, spec,
+                           end_at_block=strategy != "draft")
     shown = code if code is not None else f"(no usable code in the reply)\n{reply.text[:400]}"
     if strategy == "draft":
         shown = f"[draft]\n{shown}"

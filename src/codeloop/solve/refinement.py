@@ -15,11 +15,10 @@ prompts/refinement.yaml (it fixed 2 of 37 failures where fresh samples fixed abo
 
 from __future__ import annotations
 
-from codeloop.jobs.extract import extract_code
 from codeloop.jobs.prompts import load_prompt
 from codeloop.jobs.stage import StageOutput
 from codeloop.jobs.usage import UsageRecord
-from codeloop.solve.stage import PROMPTS, SolveContext
+from codeloop.solve.stage import PROMPTS, SolveContext, ask_code
 from codeloop.solve.state import SolveState, Strategy
 from codeloop.solve.verify import failure_note
 
@@ -42,8 +41,7 @@ def refine(state: SolveState, ctx: SolveContext, usage: UsageRecord) -> StageOut
     else:
         spec = load_prompt(PROMPTS, "refinement")
         messages = spec.messages(source=source, failures=failure_note(state))
-    reply = ctx.ask(usage, "refinement", messages, spec)
-    code = extract_code(reply.text, ctx.task.entry_point)
+    reply, code = ask_code(ctx, usage, "refinement", messages, spec, end_at_block=True)
     label = tactic if spec.temperature == 0.0 else f"{tactic} at temperature {spec.temperature}"
     shown = f"[{label}]\n" + (code if code is not None
                               else f"(no usable code in the reply)\n{reply.text[:400]}")

@@ -1,5 +1,6 @@
 """Solve's part of the stage kit (jobs/stage.py): its context, its node wrapper with the
-live view's stage details, and the prose-only ask of analysis and planning."""
+live view's stage details, the prose-only ask of analysis and planning, and the code ask
+of the calls after the draft."""
 
 from __future__ import annotations
 
@@ -7,15 +8,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from codeloop.jobs.extract import extract_code
 from codeloop.jobs.prompts import PromptSpec
 from codeloop.jobs.stage import StageContext, StageOutput, as_node
 from codeloop.jobs.usage import UsageRecord
-from codeloop.llm.base import Message
+from codeloop.llm.base import Message, Reply
 from codeloop.solve.extract import contains_code, strip_code
 from codeloop.solve.state import SolveState
 from codeloop.solve.tasks import Task
 
 PROMPTS = "codeloop.solve"  # the package whose prompts/ folder holds solve's prompts
+# A closing fence on its own line: what a reply says after its code block (a demo, an
+# explanation) is a third of a sample's tokens and never part of the answer.
+BLOCK_END = "\n```\n"
 
 
 @dataclass(kw_only=True)
@@ -49,6 +54,21 @@ def ask_prose(ctx: SolveContext, usage: UsageRecord, stage: str, spec: PromptSpe
     retry = [*messages[:-1], Message("user", f"{messages[-1].content}\n\n{spec.retry_note.strip()}")]
     text = ctx.ask(usage, stage, retry, spec).text.strip()
     return (strip_code(text) if contains_code(text) else text), True
+
+
+def ask_code(ctx: SolveContext, usage: UsageRecord, stage: str, messages: list[Message],
+             spec: PromptSpec, *, end_at_block: bool) -> tuple[Reply, str | None]:
+    """A reply and the solution in it. `end_at_block`: the model stops at the end of its
+    first code block (never for the draft, which stays the one-shot call). The stop also
+    matches an opening fence with no language after a line of prose; a reply cut there
+    holds no fence and no code, and is asked for once more without the stop."""
+    reply = ctx.ask(usage, stage, messages, spec, stop=[BLOCK_END] if end_at_block else None)
+    code = extract_code(reply.text, ctx.task.entry_point)
+    if code is None and end_at_block and "```" not in reply.text \
+            and reply.finish_reason != "length":
+        reply = ctx.ask(usage, stage, messages, spec)
+        code = extract_code(reply.text, ctx.task.entry_point)
+    return reply, code
 
 
 def _detail(stage: str, state: SolveState) -> str:
