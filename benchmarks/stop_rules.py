@@ -67,6 +67,8 @@ def none_passes_any(n: int) -> Rule:
 
 RULES: dict[str, Rule] = {
     "no early stop": never,
+    "at most 6 candidates (4 rounds)": max_candidates(6),
+    "at most 5 candidates (3 rounds)": max_candidates(5),
     "at most 4 candidates (2 rounds)": max_candidates(4),
     "at most 3 candidates (1 round)": max_candidates(3),
     "stop at the first repeated failure": repeated_failure,
