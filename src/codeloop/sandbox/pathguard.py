@@ -17,6 +17,7 @@ from __future__ import annotations
 import errno
 import os
 import re
+import secrets
 import shutil
 import stat
 from collections.abc import Iterator
@@ -53,6 +54,22 @@ class PathTooLong(PathRefused):
 class HostFileRefused(PathRefused):
     """A path inside the workspace that the host would run or read as settings (host_policy),
     or git metadata: the file tools leave it alone."""
+
+
+def _name_gone(fd: int, dir_fd: int) -> bool:
+    """Whether the name the descriptor was opened through has been removed. A stat can count
+    an outside file's links after its workspace name was swapped away (a rename drops the
+    count before it unhashes the name); but a removed name never comes back. So a count of 1
+    read before this name is seen to exist means the only link is this one. The lookup of a
+    fresh missing name waits on the directory's lock, so a rename in flight ends first."""
+    try:
+        os.stat(f".codeloop-{secrets.token_hex(8)}", dir_fd=dir_fd)
+    except OSError:
+        pass
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}").endswith(" (deleted)")
+    except OSError:  # no /proc: the looks before stay the check
+        return False
 
 
 class PathGuard:
@@ -228,7 +245,8 @@ class PathGuard:
             named = None
         opened = os.fstat(fd)
         if (opened.st_nlink != 1 or named is None
-                or (named.st_dev, named.st_ino) != (opened.st_dev, opened.st_ino)):
+                or (named.st_dev, named.st_ino) != (opened.st_dev, opened.st_ino)
+                or _name_gone(fd, dir_fd)):
             raise PathRefused(text, "the file changed while it was read (it may be a link to "
                               "a file outside the workspace)")
 
