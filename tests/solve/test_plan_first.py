@@ -9,7 +9,9 @@ import functools
 import pytest
 from solve_replies import ANALYSIS, HALF_WRONG, PLAN, RIGHT, WRONG
 
+from codeloop.jobs.prompts import load_prompt
 from codeloop.llm.base import BackendUnreachable, LLMError
+from codeloop.solve.stage import PROMPTS
 from codeloop.solve.state import CORRECT, HAS_ISSUES
 
 
@@ -86,8 +88,8 @@ def test_every_round_after_the_resample_is_a_new_sample(add_task, run):
         "generation", "resample", "sample", "sample"]
     labels = [e.output.splitlines()[0] for e in r.recorder.of_type("stage_end")
               if e.stage == "refinement"]
-    assert labels == ["[resample]", "[sample at temperature 0.8]",
-                      "[sample at temperature 0.8]"]
+    sampled = f"[sample at temperature {load_prompt(PROMPTS, 'refinement').temperature}]"
+    assert labels == ["[resample]", sampled, sampled]
     assert r.result.verdict == CORRECT and r.result.refinement_count == 3
 
 
