@@ -61,5 +61,6 @@ def score(problem: Problem, program: str, *, timeout: float = 10.0) -> Score:
     else:
         imports = "\n".join(problem.test_imports)
         code = f"{program.rstrip()}\n\n{imports}\n" if imports else program
-        report = run_asserts(code, list(problem.asserts), timeout=timeout)
+        report = run_asserts(code, list(problem.asserts), timeout=timeout,
+                             entry_point=problem.entry_point)
     return _from_report(report, time.perf_counter() - started)

@@ -4,8 +4,11 @@ The code is never imported, and nothing from the workspace runs: codeloop's own 
 inside the workspace (a project working on itself), and `python -I` still runs that venv's
 `.pth` files and `sitecustomize`. So ruff runs as its binary (`--isolated`: no config file is
 read), and the Python tools as `python -S -I -B -c <bootstrap>`: no `site` (no .pth, no
-sitecustomize), no PYTHONPATH or user site, no temp directory on `sys.path` (a staged `re.py`
-cannot shadow a module), and only the library directories set explicitly by the bootstrap.
+sitecustomize), no PYTHONPATH or user site, and only the library directories set explicitly
+by the bootstrap. pylint itself then puts the linted file's directory first on `sys.path`
+(and, for an `__init__.py`, that directory's parent: the system temp directory) and goes on
+importing stdlib modules, so the copy is staged under a name no import can ask for
+(`calendar.py` becomes `calendar_<random>.py`) and never as a package's `__init__.py`.
 The working directory is the private temp directory; HOME points into it so no user or planted
 config (a pylintrc `init-hook` runs code) is picked up.
 """
@@ -16,6 +19,7 @@ import importlib.util
 import json
 import os
 import re
+import secrets
 import subprocess
 import sys
 import tempfile
@@ -60,12 +64,13 @@ def staged_copy(code: str, filename: str = "solution.py") -> Iterator[StagedFile
 
 
 def safe_module_filename(filename: str) -> str:
-    """A plain `<identifier>.py` name built from `filename`'s last component."""
+    """A plain `<identifier>_<random>.py` name built from `filename`'s last component: it
+    reads like the file in findings, and no module any tool imports can have it."""
     stem = Path(filename.replace("\\", "/")).name.removesuffix(".py")
-    stem = re.sub(r"\W", "_", stem) or "solution"
+    stem = re.sub(r"\W", "_", stem).strip("_") or "solution"
     if stem[0].isdigit():
         stem = f"m_{stem}"
-    return f"{stem}.py"
+    return f"{stem}_{secrets.token_hex(6)}.py"
 
 
 def tool_command(module: str, args: list[str]) -> list[str]:

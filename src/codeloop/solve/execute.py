@@ -94,8 +94,9 @@ def raise_harness_error(report) -> None:
 
 
 def run_tests(program: str, assertions: list[str], test_source: str | None, *,
-              timeout: float = 10.0, unsafe_no_sandbox: bool = False) -> ExecSummary:
-    """Execute in the sandbox. A failure of the code becomes the summary's `error`; a
+              timeout: float = 10.0, unsafe_no_sandbox: bool = False,
+              entry_point: str | None = None) -> ExecSummary:
+    """Execute in the sandbox (entry_point: the function under test, see run_asserts). A failure of the code becomes the summary's `error`; a
     failure of codeloop's own testing (see TestHarnessError) raises."""
     from codeloop.sandbox.testrun import run_asserts, run_pytest
     from codeloop.sandbox.types import SandboxError
@@ -105,7 +106,8 @@ def run_tests(program: str, assertions: list[str], test_source: str | None, *,
     reports = []
     try:
         reports.append(run_asserts(program, [f"assert {a}" for a in assertions],
-                                   timeout=timeout, unsafe_no_sandbox=unsafe_no_sandbox))
+                                   timeout=timeout, unsafe_no_sandbox=unsafe_no_sandbox,
+                                   entry_point=entry_point))
         if test_source is not None:
             reports.append(run_pytest(program, test_source, module_name="solution",
                                       timeout=max(timeout, 30),

@@ -42,7 +42,8 @@ def execute_candidate(code: str | None, ctx: SolveContext) -> ExecSummary:
         return summary
     check = check_signature(code, ctx.task.signature_node(), names=ctx.task.parameter_names)
     summary = run_tests(join_program(ctx.task.context, code), ctx.assertions, ctx.test_source,
-                        timeout=ctx.sandbox_timeout, unsafe_no_sandbox=ctx.unsafe_no_sandbox)
+                        timeout=ctx.sandbox_timeout, unsafe_no_sandbox=ctx.unsafe_no_sandbox,
+                        entry_point=ctx.task.entry_point)
     summary["signature_ok"] = check.ok
     summary["signature_problem"] = check.problem
     if not check.ok:

@@ -27,7 +27,10 @@ _BARE_PAIR = re.compile(rf"(?<![\w.)\]])(?P<arg>{_LITERAL})\s*(?:->|=>|→|➞)\
 MAX_CHECKS = 20
 MAX_REPORTED = 5
 
-# Run in the sandbox: import each module, evaluate each check, print one JSON line a failure.
+# Run in the sandbox: import each module, evaluate each check, print one JSON line a failure
+# and a last line saying the checks ran to the end. BaseException: a module that calls
+# sys.exit() on import fails its examples; it must not end the run and read as "all hold".
+_DONE = "codeloop-docstring-checks-done"
 _RUNNER = """
 import importlib, json, sys
 sys.path.insert(0, '.')
@@ -36,12 +39,13 @@ for module, name, call, expected in json.loads(sys.argv[1]):
         scope = vars(importlib.import_module(module))
         got = eval(call, scope)
         want = eval(expected, scope)
-    except Exception as exc:
+    except BaseException as exc:
         print(json.dumps([call, expected, f"{type(exc).__name__}: {exc}"]))
         continue
     if got != want:
         print(json.dumps([call, expected, repr(got)]))
-"""
+print(json.dumps(["%s"]))
+""" % _DONE
 
 
 def _single_parameter(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -104,13 +108,20 @@ def check_command(checks: list[list[str]]) -> str:
 def failures_text(output: str) -> str:
     """The failed examples, as lines for the model; "" when every example held. `output` is
     the shell tool's report (its JSON lines in stdout)."""
-    lines = []
+    lines, done = [], False
     for raw in output.splitlines():
         try:
-            call, expected, got = jsonsafe.loads(raw)
-        except (ValueError, TypeError):  # the model's code prints here too
+            record = jsonsafe.loads(raw)
+        except ValueError:  # the model's code prints here too
             continue
-        lines.append(f"- {call} should be {expected} (its docstring says so); it gives {got}")
+        if record == [_DONE]:
+            done = True
+        elif isinstance(record, list) and len(record) == 3:
+            call, expected, got = record
+            lines.append(f"- {call} should be {expected} (its docstring says so); it gives {got}")
+    if not done:  # os._exit, a crash, a kill, or more output than the sandbox keeps
+        lines.append("- the checks did not run to the end: importing or calling the code "
+                     "ended the process (or printed more than the sandbox keeps)")
     if not lines:
         return ""
     shown = lines[:MAX_REPORTED]

@@ -57,12 +57,14 @@ def _harness_run(config: dict, code: str, expected: list[str], per_test: float,
 
 def run_asserts(code: str, asserts: list[str], *, timeout: float = 10,
                 limits: Limits | None = None, python: str | None = None,
-                **kwargs) -> TestReport:
+                entry_point: str | None = None, **kwargs) -> TestReport:
     """MBPP style: each `assert f(x) == y` runs on its own with `timeout` seconds.
-    python: the interpreter that runs the harness (default: codeloop's own)."""
+    python: the interpreter that runs the harness (default: codeloop's own).
+    entry_point: the function under test, the one name of the code's that may hide a
+    builtin in the asserts (MBPP's `def sum(a, b)`); no other can."""
     asserts = [source.strip() for source in asserts]
-    return _harness_run({"mode": "asserts", "asserts": asserts}, code, asserts, timeout,
-                        limits, python, **kwargs)
+    config = {"mode": "asserts", "asserts": asserts, "entry_point": entry_point}
+    return _harness_run(config, code, asserts, timeout, limits, python, **kwargs)
 
 
 def run_check(code: str, check_source: str, entry_point: str, *, timeout: float = 10,

@@ -42,7 +42,14 @@ class CandidateModule:
     def exec_module(self, module) -> None:
         if self.candidate.names is None and not self.candidate.start():
             raise ImportError(self.candidate.load_error[0])
-        module.__dict__.update(self.candidate.namespace())
+        # The module may define `format` or `sum` (`from solution import sum` asks for it),
+        # but `from solution import *` must not hide the tests' builtins: __all__ leaves
+        # those names out of a star import.
+        import builtins
+
+        names = self.candidate.namespace(frozenset(dir(builtins)))
+        module.__dict__.update(names)
+        module.__all__ = [n for n in names if not n.startswith("_") and not hasattr(builtins, n)]
 
 
 class ResultPlugin:

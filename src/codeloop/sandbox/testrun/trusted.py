@@ -25,7 +25,11 @@ PR_SET_DUMPABLE = 4
 # none of these can reach the channel, files or processes.
 _NO_MODULES = {"os", "sys", "subprocess", "shutil", "ctypes", "signal", "posix", "pty",
                "socket", "builtins", "importlib", "io", "pickle", "multiprocessing",
-               "threading", "_thread", "gc", "inspect", "pathlib", "tempfile", "codecs"}
+               "threading", "_thread", "gc", "inspect", "pathlib", "tempfile", "codecs",
+               # importing these does something (prints, opens a browser or a window)
+               "this", "antigravity", "webbrowser", "turtle", "turtledemo", "tkinter",
+               "idlelib", "venv", "ensurepip", "lib2to3", "pydoc", "pdb", "code"}
+_BUILTIN_NAMES = frozenset(dir(builtins))
 
 
 class TestTimeout(BaseException):
@@ -254,31 +258,41 @@ class Candidate:
         self.kill()
         raise CandidateGone(f"the code's process sent a malformed reply to {name}()", None)
 
-    def namespace(self) -> dict:
-        """The candidate's top-level names as the tests see them."""
+    def namespace(self, may_shadow: frozenset[str] = frozenset()) -> dict:
+        """The candidate's top-level names as the tests see them.
+
+        The child is hostile and names what it likes, so (a) no dunder (`__builtins__`);
+        (b) no name that would hide a builtin the tests rely on (`def set(*a): return 0`
+        made `assert set(f(x)) == set(y)` pass), except those in `may_shadow`: the function
+        under test may be called `sum`; (c) a module only as this process's own import of
+        the top-level stdlib module of that very name (`import math`), never another module
+        under it (`import cmath as math`) and never one with import-time side effects."""
         env: dict = {}
         for name, entry in (self.names or {}).items():
-            if not (isinstance(name, str) and isinstance(entry, tuple) and len(entry) == 2):
+            if not (isinstance(name, str) and name.isidentifier() and not name.startswith("__")
+                    and isinstance(entry, tuple) and len(entry) == 2):
+                continue
+            if name in _BUILTIN_NAMES and name not in may_shadow:
                 continue
             kind, detail = entry
             if kind == "callable":
                 env[name] = Proxy(self, name)
             elif kind == "value":
                 env[name] = detail
-            elif kind == "module" and isinstance(detail, str):
-                module = _stdlib_module(detail)
+            elif kind == "module" and detail == name:
+                module = _stdlib_module(name)
                 if module is not None:
                     env[name] = module
         return env
 
 
 def _stdlib_module(name: str):
-    top = name.split(".")[0]
-    if top in _NO_MODULES or top not in sys.stdlib_module_names:
+    """The stdlib module `name` (top-level only) imported here, or None."""
+    if "." in name or name.startswith("_") or name in _NO_MODULES \
+            or name not in sys.stdlib_module_names:
         return None
     try:
-        __import__(name)
-        return sys.modules[name]
+        return __import__(name)
     except Exception:  # noqa: BLE001 - a module this interpreter lacks
         return None
 
