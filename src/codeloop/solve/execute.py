@@ -96,8 +96,9 @@ def raise_harness_error(report) -> None:
 def run_tests(program: str, assertions: list[str], test_source: str | None, *,
               timeout: float = 10.0, unsafe_no_sandbox: bool = False,
               entry_point: str | None = None) -> ExecSummary:
-    """Execute in the sandbox (entry_point: the function under test, see run_asserts). A failure of the code becomes the summary's `error`; a
-    failure of codeloop's own testing (see TestHarnessError) raises."""
+    """Execute in the sandbox. A failure of the code becomes the summary's `error`; a
+    failure of codeloop's own testing (see TestHarnessError) raises. entry_point: the
+    function under test (see run_asserts)."""
     from codeloop.sandbox.testrun import run_asserts, run_pytest
     from codeloop.sandbox.types import SandboxError
 

@@ -44,8 +44,8 @@ for module, name, call, expected in json.loads(sys.argv[1]):
         continue
     if got != want:
         print(json.dumps([call, expected, repr(got)]))
-print(json.dumps(["%s"]))
-""" % _DONE
+print(json.dumps(["@DONE@"]))
+""".replace("@DONE@", _DONE)
 
 
 def _single_parameter(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
