@@ -119,14 +119,24 @@ def _unfenced_candidate(reply: str) -> str | None:
     return reply[match.start():] if match else None
 
 
-def extract_code(reply: str, entry_point: str) -> str | None:
-    """The solution in `reply`: the (last) block that defines `entry_point`, plus helper
-    functions other blocks define and it lacks. None when no usable code is there."""
+def _parsed_candidates(reply: str) -> list[_Parsed]:
     candidates = code_blocks(reply)
     if not candidates:
         unfenced = _unfenced_candidate(reply)
         candidates = [unfenced] if unfenced else []
-    parsed = [p for p in map(_parse, candidates) if p is not None and p.tree.body]
+    return [p for p in map(_parse, candidates) if p is not None and p.tree.body]
+
+
+def parsed_modules(reply: str) -> list[ast.Module]:
+    """The reply's code blocks (or its unfenced code) that parse, in order, as
+    `extract_code` reads them."""
+    return [p.tree for p in _parsed_candidates(reply)]
+
+
+def extract_code(reply: str, entry_point: str) -> str | None:
+    """The solution in `reply`: the (last) block that defines `entry_point`, plus helper
+    functions other blocks define and it lacks. None when no usable code is there."""
+    parsed = _parsed_candidates(reply)
     primary = next((p for p in reversed(parsed) if _defines(p.tree, entry_point)), None)
     if primary is None:
         return None

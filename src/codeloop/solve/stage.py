@@ -14,6 +14,7 @@ from codeloop.jobs.stage import StageContext, StageOutput, as_node
 from codeloop.jobs.usage import UsageRecord
 from codeloop.llm.base import Message, Reply
 from codeloop.solve.extract import contains_code, strip_code
+from codeloop.solve.naming import renamed_solution
 from codeloop.solve.state import SolveState
 from codeloop.solve.tasks import Task
 
@@ -63,12 +64,25 @@ def ask_code(ctx: SolveContext, usage: UsageRecord, stage: str, messages: list[M
     matches an opening fence with no language after a line of prose; a reply cut there
     holds no fence and no code, and is asked for once more without the stop."""
     reply = ctx.ask(usage, stage, messages, spec, stop=[BLOCK_END] if end_at_block else None)
-    code = extract_code(reply.text, ctx.task.entry_point)
+    code = solution(reply.text, ctx.task)
     if code is None and end_at_block and "```" not in reply.text \
             and reply.finish_reason != "length":
         reply = ctx.ask(usage, stage, messages, spec)
-        code = extract_code(reply.text, ctx.task.entry_point)
+        code = solution(reply.text, ctx.task)
     return reply, code
+
+
+def solution(reply: str, task: Task) -> str | None:
+    """The code in a reply that defines the task's function; a lone function written under
+    another name is renamed to it, and says so in a comment (solve/naming.py)."""
+    code = extract_code(reply, task.entry_point)
+    if code is not None:
+        return code
+    renamed = renamed_solution(reply, task.signature_node())
+    if renamed is None:
+        return None
+    return (f"# The model named this function `{renamed.written_as}`; renamed to "
+            f"`{task.entry_point}`, the name the task asks for.\n{renamed.code}")
 
 
 def _detail(stage: str, state: SolveState) -> str:

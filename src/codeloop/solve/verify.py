@@ -38,7 +38,7 @@ MAX_FAILURE_LINES = 1  # what was measured; more lines cost prefill and distract
 def execute_candidate(code: str | None, ctx: SolveContext) -> ExecSummary:
     if code is None:
         summary = empty_exec()
-        summary["error"] = NO_CODE
+        summary["error"] = f"{NO_CODE} `{ctx.task.entry_point}` (keep exactly this name)"
         return summary
     check = check_signature(code, ctx.task.signature_node(), names=ctx.task.parameter_names)
     summary = run_tests(join_program(ctx.task.context, code), ctx.assertions, ctx.test_source,
