@@ -20,6 +20,7 @@ from codeloop.jobs.usage import UsageRecord
 from codeloop.solve.checks import static_findings
 from codeloop.solve.execute import run_tests
 from codeloop.solve.extract import check_signature, join_program
+from codeloop.solve.mismatch import with_remark
 from codeloop.solve.stage import SolveContext
 from codeloop.solve.state import (
     CORRECT,
@@ -77,10 +78,11 @@ def feedback_text(summary: ExecSummary) -> str:
 
 def failure_note(state: SolveState) -> str:
     """The best code's first failing check(s), concrete cases first ("f(2) returned 5,
-    expected 4"); a load error or a signature problem when no case ran."""
+    expected 4", with what differs named: solve/mismatch.py); a load error or a signature
+    problem when no case ran."""
     summary = state["exec_result"]
     lines = summary["failures"] or feedback_text(summary).splitlines()
-    return "; ".join(lines[:MAX_FAILURE_LINES])
+    return "; ".join(with_remark(line) for line in lines[:MAX_FAILURE_LINES])
 
 
 def tokens_since_last_review(usage: list[dict]) -> int:
