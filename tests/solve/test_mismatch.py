@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from codeloop.solve.mismatch import MAX_CHARS, explain, with_remark
+from codeloop.solve.mismatch import MAX_CHARS, MAX_SPLITS, explain, with_remark
 from codeloop.solve.state import CORRECT
 from codeloop.solve.tasks import Task
 
@@ -56,6 +56,15 @@ def test_a_returned_value_too_long_to_read_gets_no_remark():
     assert with_remark(line) == line
     nested = "[" * 400 + "]" * 400  # would overflow the parser's recursion
     assert with_remark(f"f(1) returned {nested}, expected [1]").endswith("expected [1]")
+
+
+def test_a_line_full_of_separators_is_tried_a_bounded_number_of_times():
+    """Each separator is a way of reading the line; the host tries at most MAX_SPLITS."""
+    def line(times: int) -> str:
+        return f"f(1) returned ['q'], expected ('q', '{', expected ' * times}')"
+    assert with_remark(line(MAX_SPLITS // 2)).endswith(
+        "(expected tuple of str, got list of str)")
+    assert with_remark(line(MAX_SPLITS + 1)) == line(MAX_SPLITS + 1)
 
 
 def test_the_refinement_prompt_carries_the_remark(run):

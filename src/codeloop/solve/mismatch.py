@@ -15,6 +15,7 @@ from collections import Counter
 from typing import Any
 
 MAX_CHARS = 2000
+MAX_SPLITS = 16  # ways of reading a line tried at most
 SHOWN = 3  # items named at most, per kind of difference
 ITEM_CHARS = 40  # an item's text is cut there: the remark must stay short
 _RETURNED, _EXPECTED = " returned ", ", expected "
@@ -31,12 +32,18 @@ def _literal(text: str) -> Any:
 
 
 def _split(line: str) -> tuple[Any, Any] | None:
-    """(returned, expected) from "CALL returned A, expected B", trying each split."""
+    """(returned, expected) from "CALL returned A, expected B", trying the splits in turn,
+    at most MAX_SPLITS of them: the returned text can hold the separators any number of
+    times, and the host's work on it stays bounded."""
+    tries = 0
     start = line.find(_RETURNED)
     while start != -1:
         rest = line[start + len(_RETURNED):]
         end = rest.rfind(_EXPECTED)
         while end != -1:
+            tries += 1
+            if tries > MAX_SPLITS:
+                return None
             got, want = _literal(rest[:end]), _literal(rest[end + len(_EXPECTED):])
             if got is not _NOT_READ and want is not _NOT_READ:
                 return got, want
