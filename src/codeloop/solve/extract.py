@@ -8,6 +8,8 @@ import ast
 import re
 from dataclasses import dataclass
 
+from codeloop.jobs.extract import code_blocks
+
 
 def join_program(context: str, code: str) -> str:
     """The full program: the task's context (imports, helpers), then the solution."""
@@ -60,6 +62,50 @@ def check_signature(code: str, expected: ast.FunctionDef | ast.AsyncFunctionDef,
         return SignatureCheck(False, f"'{expected.name}' takes {show(got)}, "
                               f"the task says {show(want)}")
     return SignatureCheck(True)
+
+
+# ---------------------------------------------------------------- functions left empty
+
+
+def _is_filler(node: ast.stmt) -> bool:
+    """A docstring, `pass` or `...`: what a function holds before it is written."""
+    return isinstance(node, ast.Pass) or (
+        isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+        and (isinstance(node.value.value, str) or node.value.value is Ellipsis))
+
+
+def empty_function(code: str, name: str) -> bool:
+    """True when `code` defines `name` at top level and its body is only a docstring,
+    `pass` or `...`: the task's stub given back, nothing written."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return False
+    found = [n for n in tree.body
+             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name]
+    return bool(found) and all(_is_filler(node) for node in found[-1].body)
+
+
+def unparsable_definition(reply: str, name: str) -> str | None:
+    """The last code block of `reply` that defines `name` and does not parse as written.
+    Extraction reads such a block by dropping its trailing lines until it parses, which can
+    leave only the function's docstring (one unclosed bracket in its one `return` line);
+    the block as written lets review report the real syntax error instead of an empty
+    function's `None`."""
+    definition = re.compile(rf"^(?:async\s+)?def\s+{re.escape(name)}\s*\(", re.MULTILINE)
+    blocks = code_blocks(reply)
+    if not blocks:  # an unfenced reply: its code starts at the definition
+        start = definition.search(reply)
+        blocks = [reply[start.start():]] if start else []
+    for block in reversed(blocks):
+        if not definition.search(block):
+            continue
+        try:
+            ast.parse(block)
+        except SyntaxError:
+            return block.strip("\n") + "\n"
+        return None
+    return None
 
 
 # ---------------------------------------------------------------- prose-only stages

@@ -13,7 +13,12 @@ from codeloop.jobs.prompts import PromptSpec
 from codeloop.jobs.stage import StageContext, StageOutput, as_node
 from codeloop.jobs.usage import UsageRecord
 from codeloop.llm.base import Message, Reply
-from codeloop.solve.extract import contains_code, strip_code
+from codeloop.solve.extract import (
+    contains_code,
+    empty_function,
+    strip_code,
+    unparsable_definition,
+)
 from codeloop.solve.naming import renamed_solution
 from codeloop.solve.state import SolveState
 from codeloop.solve.tasks import Task
@@ -74,8 +79,13 @@ def ask_code(ctx: SolveContext, usage: UsageRecord, stage: str, messages: list[M
 
 def solution(reply: str, task: Task) -> str | None:
     """The code in a reply that defines the task's function; a lone function written under
-    another name is renamed to it, and says so in a comment (solve/naming.py)."""
+    another name is renamed to it, and says so in a comment (solve/naming.py). A block
+    that parses only without its function's body is given as written (it does not parse)."""
     code = extract_code(reply, task.entry_point)
+    if code is not None and empty_function(code, task.entry_point):
+        # The function's body may have been dropped to make the block parse: then the
+        # block as written, so review reports its syntax error, not an empty function.
+        return unparsable_definition(reply, task.entry_point) or code
     if code is not None:
         return code
     renamed = renamed_solution(reply, task.signature_node())

@@ -19,7 +19,7 @@ from codeloop.jobs.stage import StageOutput
 from codeloop.jobs.usage import UsageRecord
 from codeloop.solve.checks import static_findings
 from codeloop.solve.execute import run_tests
-from codeloop.solve.extract import check_signature, join_program
+from codeloop.solve.extract import check_signature, empty_function, join_program
 from codeloop.solve.mismatch import with_remark
 from codeloop.solve.stage import SolveContext
 from codeloop.solve.state import (
@@ -33,6 +33,7 @@ from codeloop.solve.state import (
 )
 
 NO_CODE = "the reply held no usable Python code defining the function"
+EMPTY = "has no implementation: its body is only a docstring, `pass` or `...`"
 MAX_FAILURE_LINES = 1  # what was measured; more lines cost prefill and distract a small model
 
 
@@ -49,6 +50,10 @@ def execute_candidate(code: str | None, ctx: SolveContext) -> ExecSummary:
     summary["signature_problem"] = check.problem
     if not check.ok:
         summary["all_passed"] = False
+    if not summary["all_passed"] and empty_function(code, ctx.task.entry_point):
+        # Its failures would all read "returned None": say what is missing instead.
+        summary["error"] = f"the function `{ctx.task.entry_point}` {EMPTY}"
+        summary["failures"] = []
     return summary
 
 
