@@ -4,6 +4,8 @@ unclosed bracket made it drop the function's body."""
 
 from __future__ import annotations
 
+import pytest
+
 from codeloop.solve.extract import empty_function, unparsable_definition
 from codeloop.solve.stage import solution
 from codeloop.solve.state import CORRECT
@@ -41,19 +43,15 @@ def test_a_block_cut_to_its_docstring_is_given_as_written():
     assert "pass" in solution(STUB, task())
 
 
-def test_solve_tells_the_model_about_the_syntax_error_not_a_none(run):
-    r = run(task(), [UNCLOSED, "Sort by the digit sum.", RIGHT])
+@pytest.mark.parametrize(("reply", "told"), [
+    (UNCLOSED, "SyntaxError: '(' was never closed"),
+    (STUB, "the function `order` has no implementation"),
+], ids=["syntax-error", "stub"])
+def test_solve_tells_the_model_what_is_wrong_not_a_none(run, reply, told):
+    r = run(task(), [reply, "Sort by the digit sum.", RIGHT])
     assert r.result.verdict == CORRECT
     planning_prompt = r.prompts()[1]
-    assert "was never closed" in planning_prompt
-    assert "returned None" not in planning_prompt
-
-
-def test_solve_tells_the_model_its_function_is_empty(run):
-    r = run(task(), [STUB, "Sort by the digit sum.", RIGHT])
-    assert r.result.verdict == CORRECT
-    planning_prompt = r.prompts()[1]
-    assert "the function `order` has no implementation" in planning_prompt
+    assert told in planning_prompt
     assert "returned None" not in planning_prompt
 
 
