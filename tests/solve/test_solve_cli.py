@@ -81,6 +81,19 @@ def test_rich_output_has_code_verdict_metrics_and_usage(cli, tmp_path):
         assert expected in out
 
 
+def test_a_task_without_examples_is_said_to_be_untested(cli, tmp_path):
+    bare = {"task_id": "add", "signature": "def add(a, b)", "docstring": "Sum."}
+    result = cli("--task-file", _tasks(tmp_path, [bare]), "--store", str(tmp_path / "r.sqlite"),
+                 "--model", _script(tmp_path, [ADD]))
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.output.split())
+    assert "no tests to run" in out and "0/0 tests passed" not in out
+    assert "warning: untested: the task has no examples and no test file" in out
+    tested = cli("--task-file", _tasks(tmp_path, [ADD_TASK]), "--store",
+                 str(tmp_path / "r.sqlite"), "--model", _script(tmp_path, [ADD]))
+    assert "1/1 tests passed" in tested.output and "untested" not in tested.output
+
+
 def test_bundled_task_by_id_without_a_task_file(cli, tmp_path):
     result = cli("--task-id", "count_vowels", "--json", "--store", str(tmp_path / "r.sqlite"),
                  "--model", _script(tmp_path, [VOWELS]))

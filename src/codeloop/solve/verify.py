@@ -34,6 +34,9 @@ from codeloop.solve.state import (
 
 NO_CODE = "the reply held no usable Python code defining the function"
 EMPTY = "has no implementation: its body is only a docstring, `pass` or `...`"
+UNTESTED = ("untested: the task has no examples and no test file, so nothing checked what "
+            "the function returns (it loads and its signature matches); add examples or "
+            "--test-file to have it tested")
 MAX_FAILURE_LINES = 1  # what was measured; more lines cost prefill and distract a small model
 
 
@@ -73,8 +76,10 @@ def judge(summary: ExecSummary) -> Review:
     if summary["failed"] > len(summary["failures"]):
         issues.append(f"... {summary['failed'] - len(summary['failures'])} more failing case(s)")
     correct = summary["ran"] and summary["all_passed"] and not issues
+    tested = f"{summary['passed']}/{summary['total']} tests passed" if summary["total"] \
+        else "no tests to run"
     return Review(verdict=CORRECT if correct else HAS_ISSUES, issues=issues, warnings=[],
-                  notes=[f"{summary['passed']}/{summary['total']} tests passed"])
+                  notes=[tested])
 
 
 def feedback_text(summary: ExecSummary) -> str:
@@ -126,6 +131,8 @@ def review(state: SolveState, ctx: SolveContext, usage: UsageRecord) -> StageOut
     verdict = judge(summary)
     if code:
         verdict["warnings"] = static_findings(code, ctx.task.context)
+    if verdict["verdict"] == CORRECT and not summary["total"]:
+        verdict["warnings"].insert(0, UNTESTED)
     metrics = compute_metrics(join_program(ctx.task.context, code)).model_dump() if code else {}
     update = {"code": code, "exec_result": summary, "review": verdict,
               "quality_metrics": metrics, "attempts": [attempt]}

@@ -57,7 +57,8 @@ def render_result(console: Console, result: SolveResult) -> None:
         console.print("[red](no code was produced)[/]")
     style = "bold green" if result.verdict == CORRECT else "bold red"
     ex = result.exec_result
-    console.print(f"[{style}]{result.verdict}[/]  ({ex['passed']}/{ex['total']} tests passed, "
+    tested = f"{ex['passed']}/{ex['total']} tests passed" if ex["total"] else "no tests to run"
+    console.print(f"[{style}]{result.verdict}[/]  ({tested}, "
                   f"{result.refinement_count} refinement round(s))")
     for issue in result.review.get("issues", []):
         console.print(f"  - {printable(issue)}", markup=False, highlight=False)
