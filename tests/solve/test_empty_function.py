@@ -53,6 +53,9 @@ def test_solve_tells_the_model_what_is_wrong_not_a_none(run, reply, told):
     planning_prompt = r.prompts()[1]
     assert told in planning_prompt
     assert "returned None" not in planning_prompt
+    # What the user sees for that draft: the one problem, said once.
+    draft_feedback = r.result.attempts[0]["feedback"]
+    assert told in draft_feedback and len(draft_feedback.splitlines()) == 1
 
 
 def test_an_empty_function_that_passes_its_tests_is_correct(run):

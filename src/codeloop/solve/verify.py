@@ -70,10 +70,12 @@ def judge(summary: ExecSummary) -> Review:
     issues: list[str] = []
     if summary["error"]:
         issues.append(summary["error"])
-    if summary["ran"] and not summary["signature_ok"]:
+    # Code that does not parse fails to load too: its error already says so, once.
+    unparsed = summary["error"] and summary["signature_problem"].startswith("the code does not parse")
+    if summary["ran"] and not summary["signature_ok"] and not unparsed:
         issues.append(f"signature mismatch: {summary['signature_problem']}")
     issues += summary["failures"]
-    if summary["failed"] > len(summary["failures"]):
+    if summary["failures"] and summary["failed"] > len(summary["failures"]):
         issues.append(f"... {summary['failed'] - len(summary['failures'])} more failing case(s)")
     correct = summary["ran"] and summary["all_passed"] and not issues
     tested = f"{summary['passed']}/{summary['total']} tests passed" if summary["total"] \
