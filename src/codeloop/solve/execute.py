@@ -93,6 +93,37 @@ def raise_harness_error(report) -> None:
         raise TestHarnessError(f"the tests could not be run: {report.harness_error}")
 
 
+def _sandboxed(run, *args, **kwargs):
+    """One harness run; the sandbox's own failures become NoSandboxError/TestHarnessError,
+    as does a report saying codeloop could not test the code."""
+    from codeloop.sandbox.types import SandboxError
+
+    try:
+        report = run(*args, **kwargs)
+    except SandboxUnavailable as exc:
+        raise NoSandboxError(f"no sandbox to run the tests in: {exc}") from None
+    except SandboxError as exc:
+        raise TestHarnessError(f"the sandbox could not run the tests: {exc}") from None
+    raise_harness_error(report)
+    return report
+
+
+def run_probes(program: str, calls: list[str], *, timeout: float, entry_point: str,
+               unsafe_no_sandbox: bool = False) -> tuple[str, ...] | None:
+    """What the program does on each call (solve/probes.py: outcome), run in the sandbox
+    like the tests; None when it does not load. `calls` must be literal-argument calls
+    (probe_calls): they run in the trusted harness."""
+    from codeloop.sandbox.testrun import run_asserts
+    from codeloop.solve.probes import PROBE_ASSERT, outcome
+
+    report = _sandboxed(run_asserts, program, [PROBE_ASSERT.format(call=c) for c in calls],
+                        timeout=timeout, unsafe_no_sandbox=unsafe_no_sandbox,
+                        entry_point=entry_point)
+    if report.error or len(report.cases) != len(calls):
+        return None
+    return tuple(outcome(case.kind, case.message) for case in report.cases)
+
+
 def run_tests(program: str, assertions: list[str], test_source: str | None, *,
               timeout: float = 10.0, unsafe_no_sandbox: bool = False,
               entry_point: str | None = None) -> ExecSummary:
@@ -100,25 +131,15 @@ def run_tests(program: str, assertions: list[str], test_source: str | None, *,
     failure of codeloop's own testing (see TestHarnessError) raises. entry_point: the
     function under test (see run_asserts)."""
     from codeloop.sandbox.testrun import run_asserts, run_pytest
-    from codeloop.sandbox.types import SandboxError
 
     summary = empty_exec()
     summary["ran"] = True
-    reports = []
-    try:
-        reports.append(run_asserts(program, [f"assert {a}" for a in assertions],
-                                   timeout=timeout, unsafe_no_sandbox=unsafe_no_sandbox,
-                                   entry_point=entry_point))
-        if test_source is not None:
-            reports.append(run_pytest(program, test_source, module_name="solution",
-                                      timeout=max(timeout, 30),
-                                      unsafe_no_sandbox=unsafe_no_sandbox))
-    except SandboxUnavailable as exc:
-        raise NoSandboxError(f"no sandbox to run the tests in: {exc}") from None
-    except SandboxError as exc:
-        raise TestHarnessError(f"the sandbox could not run the tests: {exc}") from None
-    for report in reports:
-        raise_harness_error(report)
+    reports = [_sandboxed(run_asserts, program, [f"assert {a}" for a in assertions],
+                          timeout=timeout, unsafe_no_sandbox=unsafe_no_sandbox,
+                          entry_point=entry_point)]
+    if test_source is not None:
+        reports.append(_sandboxed(run_pytest, program, test_source, module_name="solution",
+                                  timeout=max(timeout, 30), unsafe_no_sandbox=unsafe_no_sandbox))
     failures: list[str] = []
     errors: list[str] = []
     for report in reports:

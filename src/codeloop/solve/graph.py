@@ -6,6 +6,7 @@ alone, and the thinking stages run only for a draft that review finds wrong:
     ... -> review -+-> END                  (correct, or the refinement rounds are spent)
            ^       |
            +-- refinement <-+                (has issues)
+    review -> crosscheck -> END              (correct, but the task has no test at all)
 
 Why: on HumanEval the 1.5B model's draft from the plain prompt is right 69 % of the time,
 and analysis plus planning cost ~700 tokens before any code exists (and a plan sometimes
@@ -24,6 +25,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from codeloop.solve.analysis import analyse
+from codeloop.solve.crosscheck import crosscheck, needs_crosscheck
 from codeloop.solve.generation import generate
 from codeloop.solve.planning import plan
 from codeloop.solve.refinement import refine
@@ -31,14 +33,15 @@ from codeloop.solve.stage import SolveContext, solve_node
 from codeloop.solve.state import CORRECT, SolveState
 from codeloop.solve.verify import review
 
-STAGE_ORDER = ("analysis", "planning", "generation", "review", "refinement")
+STAGE_ORDER = ("analysis", "planning", "generation", "review", "refinement", "crosscheck")
 
 
-def after_review(state: SolveState) -> Literal["planning", "refinement", "__end__"]:
+def after_review(state: SolveState
+                 ) -> Literal["planning", "refinement", "crosscheck", "__end__"]:
     """Stop when the code is correct or the refinement rounds are spent; a wrong draft
-    goes to planning first."""
+    goes to planning first; correct code that no test checked is cross-checked."""
     if state["review"]["verdict"] == CORRECT:
-        return "__end__"
+        return "crosscheck" if needs_crosscheck(state) else "__end__"
     if state["candidate_strategy"] == "draft":
         return "planning"
     if state["refinement_count"] >= state["max_refinements"]:
@@ -55,11 +58,14 @@ def build_graph(ctx: SolveContext, checkpointer: Any = None):
     graph.add_node("generation", solve_node("generation", generate, ctx))
     graph.add_node("review", solve_node("review", review, ctx))
     graph.add_node("refinement", solve_node("refinement", refine, ctx))
+    graph.add_node("crosscheck", solve_node("crosscheck", crosscheck, ctx))
     graph.add_edge(START, "generation" if ctx.draft_first else "analysis")
     graph.add_edge("analysis", "planning")
     graph.add_edge("planning", "generation")
     graph.add_edge("generation", "review")
     graph.add_conditional_edges("review", after_review, {
-        "planning": "planning", "refinement": "refinement", "__end__": END})
+        "planning": "planning", "refinement": "refinement", "crosscheck": "crosscheck",
+        "__end__": END})
     graph.add_edge("refinement", "review")
+    graph.add_edge("crosscheck", END)
     return graph.compile(checkpointer=checkpointer)

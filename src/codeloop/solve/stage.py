@@ -98,6 +98,9 @@ def solution(reply: str, task: Task) -> str | None:
 def _detail(stage: str, state: SolveState) -> str:
     if stage == "refinement":
         return f"round {state['refinement_count'] + 1} of {state['max_refinements']}"
+    if stage == "crosscheck":
+        samples = state["max_refinements"] - state["refinement_count"]
+        return f"no test checks the code: {samples} more sample(s), compared on proposed calls"
     if stage == "review" and state["refinement_count"]:
         return f"after refinement round {state['refinement_count']}"
     if stage == "generation":

@@ -16,8 +16,8 @@ Verdict = Literal["Code is correct", "Code has issues"]
 CORRECT: Verdict = "Code is correct"
 HAS_ISSUES: Verdict = "Code has issues"
 
-StageName = Literal["analysis", "planning", "generation", "review", "refinement"]
-Strategy = Literal["draft", "generation", "resample", "sample"]
+StageName = Literal["analysis", "planning", "generation", "review", "refinement", "crosscheck"]
+Strategy = Literal["draft", "generation", "resample", "sample", "crosscheck"]
 
 
 class ExecSummary(TypedDict):

@@ -108,8 +108,6 @@ def tokens_since_last_review(usage: list[dict]) -> int:
 
 
 def review(state: SolveState, ctx: SolveContext, usage: UsageRecord) -> StageOutput:
-    from codeloop.quality.metrics import compute_metrics
-
     candidate = state["candidate"]
     summary = execute_candidate(candidate, ctx)
     ctx.bus.emit(TestResult(passed=summary["passed"], failed=summary["failed"],
@@ -129,19 +127,25 @@ def review(state: SolveState, ctx: SolveContext, usage: UsageRecord) -> StageOut
                  f"{attempt['feedback']}\nkeeping the previous code: {kept['verdict']}")
         return StageOutput({"attempts": [attempt], "review": {**kept, "notes": notes}},
                            shown, ok=kept["verdict"] == CORRECT)
-    code = candidate or ""
+    update = {**assess(candidate or "", summary, ctx), "attempts": [attempt]}
+    return StageOutput(update, show(update["review"]), ok=update["review"]["verdict"] == CORRECT)
+
+
+def assess(code: str, summary: ExecSummary, ctx: SolveContext) -> dict:
+    """The state's update for code that becomes the current code: its verdict, static
+    warnings and quality metrics."""
+    from codeloop.quality.metrics import compute_metrics
+
     verdict = judge(summary)
     if code:
         verdict["warnings"] = static_findings(code, ctx.task.context)
     if verdict["verdict"] == CORRECT and not summary["total"]:
         verdict["warnings"].insert(0, UNTESTED)
     metrics = compute_metrics(join_program(ctx.task.context, code)).model_dump() if code else {}
-    update = {"code": code, "exec_result": summary, "review": verdict,
-              "quality_metrics": metrics, "attempts": [attempt]}
-    return StageOutput(update, _show(verdict), ok=verdict["verdict"] == CORRECT)
+    return {"code": code, "exec_result": summary, "review": verdict, "quality_metrics": metrics}
 
 
-def _show(verdict: Review) -> str:
+def show(verdict: Review) -> str:
     lines = [verdict["verdict"], *verdict["notes"]]
     lines += [f"- {issue}" for issue in verdict["issues"]]
     lines += [f"- warning: {w}" for w in verdict["warnings"]]
