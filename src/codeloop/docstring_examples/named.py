@@ -28,7 +28,8 @@ _NAMED_LINE = re.compile(r"^(?P<name>[A-Za-z_]\w*)\s*[:=]\s*(?P<value>.+)$")
 _OUTPUT = re.compile(r"^output\s*:\s*(?P<value>.+)$", re.IGNORECASE)
 
 
-def _literal(node: ast.expr) -> bool:
+def is_literal(node: ast.expr) -> bool:
+    """The expression is a plain Python literal (ast.literal_eval accepts it)."""
     try:
         ast.literal_eval(node)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
@@ -49,7 +50,7 @@ def _call(inputs: str, entry_point: str, params: list[str]) -> str | None:
     values = list(node.args) + [named[p] for p in params[len(node.args):] if p in named]
     if len(values) != len(params) or len(node.args) + len(named) != len(params):
         return None
-    if not all(_literal(v) for v in values):
+    if not all(is_literal(v) for v in values):
         return None
     return f"{entry_point}({', '.join(ast.unparse(v) for v in values)})"
 
@@ -62,7 +63,7 @@ def _value(text: str) -> str | None:
             node = ast.parse(candidate, mode="eval").body
         except SyntaxError:
             continue
-        return candidate if _literal(node) else None
+        return candidate if is_literal(node) else None
     return None
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from collections import Counter
 
+from codeloop.docstring_examples.named import is_literal
 from codeloop.jobs.extract import code_blocks
 
 MAX_PROBES = 8
@@ -35,14 +36,6 @@ def _unwrap(node: ast.AST) -> ast.AST:
             and node.func.id == "print" and len(node.args) == 1 and not node.keywords:
         node = node.args[0]
     return node
-
-
-def _is_literal(node: ast.AST) -> bool:
-    try:
-        ast.literal_eval(node)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return False
-    return True
 
 
 def _fits(call: ast.Call, signature: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -81,7 +74,7 @@ def probe_calls(reply: str, signature: ast.FunctionDef | ast.AsyncFunctionDef) -
         arguments = [*node.args, *(k.value for k in node.keywords)]
         if any(isinstance(a, ast.Starred) for a in node.args) \
                 or any(k.arg is None for k in node.keywords) \
-                or not all(_is_literal(a) for a in arguments):
+                or not all(is_literal(a) for a in arguments):
             continue
         call = ast.unparse(node)
         if call not in calls:
