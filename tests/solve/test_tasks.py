@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from codeloop.docstring_examples.parse import task_assertions
 from codeloop.solve.tasks import (
     Task,
     TaskFileError,
@@ -50,6 +51,21 @@ def test_from_prompt_splits_context_signature_and_docstring():
     assert task.docstring.startswith("Sum.\n>>> solve([1], 1)")
     assert task.context.startswith("from typing import List") and "def helper" in task.context
     compile(task.prompt_source(), "prompt", "exec")
+
+
+def test_a_description_after_imports_in_the_body_is_the_docstring():
+    # Python sees no docstring here, but the text and its examples are still the task's.
+    prompt = ('def fill(grid, capacity):\n    import math\n    """\n    Count the lowerings.\n\n'
+              '    Example 1:\n        Input:\n            grid : [[0, 1], [1, 1]]\n'
+              '            capacity : 1\n        Output: 3\n    """\n')
+    task = Task.from_prompt("HE/115", prompt, "fill")
+    assert task.docstring.startswith("Count the lowerings.\n\nExample 1:")
+    params = [a.arg for a in task.signature_node().args.args]
+    assert task_assertions("", task.docstring, "fill", "", params=params) == [
+        "fill([[0, 1], [1, 1]], 1) == 3"]
+    assert task.prompt_source() == prompt.strip()  # the model still sees the prompt as given
+    code_first = Task.from_prompt("x", 'def f():\n    x = 1\n    """Not a docstring."""\n', "f")
+    assert code_first.docstring == ""
 
 
 def test_malformed_entries_name_the_field_and_the_entry(tmp_path):

@@ -7,6 +7,7 @@ Errors name the file, the entry and the field, so a user can fix the file at onc
 from __future__ import annotations
 
 import ast
+import inspect
 import json
 import os
 import textwrap
@@ -127,14 +128,22 @@ class Task(BaseModel):
         first = min([node.lineno] + [d.lineno for d in node.decorator_list]) - 1
         body_start = node.body[0].lineno - 1
         signature = "\n".join(lines[first:body_start]).rstrip()
-        if len(node.body) and isinstance(node.body[0], ast.Expr) and isinstance(
-                getattr(node.body[0], "value", None), ast.Constant):
-            docstring = ast.get_docstring(node) or ""
-        else:
-            docstring = ""
-        return cls(task_id=task_id, signature=signature, docstring=docstring,
+        return cls(task_id=task_id, signature=signature, docstring=_description(node),
                    examples=examples, context="\n".join(lines[:first]).strip("\n"),
                    source=prompt)
+
+
+def _description(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
+    """The function's docstring; also when imports come before it in the body
+    (`import math`, then the description): Python then has no docstring, but the text and
+    its examples are still the task's."""
+    for statement in node.body:
+        if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant) \
+                and isinstance(statement.value.value, str):
+            return inspect.cleandoc(statement.value.value)
+        if not isinstance(statement, (ast.Import, ast.ImportFrom)):
+            break
+    return ""
 
 
 # ---------------------------------------------------------------- task files
