@@ -74,7 +74,8 @@ def test_a_draft_outvoted_by_the_samples_is_replaced(run):
     samples = [a for a in result.attempts if a["strategy"] == "crosscheck"]
     assert [a["accepted"] for a in samples] == [True, False, False]
     # The odd one out is told where it differs; the probe call's tokens count too.
-    assert "where the chosen code gives" in samples[1]["feedback"]
+    assert samples[1]["feedback"] == ("second_largest([1, 2, 3]): value 1, where the chosen "
+                                      "code gives value 2")
     assert all(a["tokens"] > 0 for a in samples) and samples[0]["tokens"] > samples[1]["tokens"]
     assert "took sample 1" in result.review["notes"][-1]
     warning = result.review["warnings"][0]

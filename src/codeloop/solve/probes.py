@@ -88,7 +88,10 @@ def outcome(kind: str, message: str) -> str:
     """One call's result as comparable text: the value's repr, the exception's type, or
     'timeout'. (Exception messages differ between right programs; their types rarely do.)"""
     if kind == "fail" and RETURNED in message:
-        return "value " + message.split(RETURNED, 1)[1].rsplit(", expected ", 1)[0]
+        wrapped = message.split(RETURNED, 1)[1].rsplit(", expected ", 1)[0]
+        # "(5,)": the one-element tuple PROBE_ASSERT put the value in (cut at "..." when long)
+        value = wrapped.removeprefix("(").removesuffix(",)")
+        return "value " + value
     if kind == "error":
         return "raises " + message.split(":", 1)[0].strip()
     return kind  # "timeout", or "pass" for a value that claims to equal ()
