@@ -1,7 +1,8 @@
-"""Untested code is cross-checked: for a task with no examples and no test file, more
-candidates are written and all of them run (in the sandbox) on calls the model proposes;
-the behaviour most of them share wins, the current code keeping ties. The model's calls
-run in the trusted harness, so only literal-argument calls of the function are kept."""
+"""Untested code is cross-checked when asked (`--crosscheck`): for a task with no
+examples and no test file, more candidates are written and all of them run (in the sandbox)
+on calls the model proposes; the behaviour most of them share wins, the current code
+keeping ties. The model's calls run in the trusted harness, so only literal-argument calls
+of the function are kept."""
 
 from __future__ import annotations
 
@@ -66,7 +67,7 @@ def test_the_majority_behaviour_wins_and_the_earliest_keeps_a_tie():
 
 
 def test_a_draft_outvoted_by_the_samples_is_replaced(run):
-    r = run(task(), [NOT_DISTINCT, PROBES, DISTINCT, SMALLEST, DISTINCT_TOO])
+    r = run(task(), [NOT_DISTINCT, PROBES, DISTINCT, SMALLEST, DISTINCT_TOO], crosscheck=True)
     assert r.stages() == ["generation", "review", "crosscheck"]
     result = r.result
     assert result.verdict == CORRECT
@@ -86,10 +87,12 @@ def test_a_draft_outvoted_by_the_samples_is_replaced(run):
 
 
 def test_a_tie_keeps_the_draft(run):
-    r = run(task(), [DISTINCT, PROBES, NOT_DISTINCT, DISTINCT_TOO, NOT_DISTINCT])
+    r = run(task(), [DISTINCT, PROBES, NOT_DISTINCT, DISTINCT_TOO, NOT_DISTINCT],
+            crosscheck=True)
     assert "return sorted(set(nums))[-2]" in r.result.function_code
     assert "kept the code" in r.result.review["notes"][-1]
     assert "2 of 4 candidates" in r.result.review["warnings"][0]
+    assert "they disagree, so read the code" in r.result.review["warnings"][0]
     assert not any(a["accepted"] for a in r.result.attempts[1:])
 
 
@@ -99,7 +102,7 @@ def test_a_tie_keeps_the_draft(run):
      "second_largest(open('/etc/passwd').read())\n```"),
 ], ids=["no-calls", "hostile-calls"])
 def test_no_usable_call_ends_the_cross_check_before_any_sample(run, probes):
-    r = run(task(), [DISTINCT, probes])
+    r = run(task(), [DISTINCT, probes], crosscheck=True)
     assert len(r.llm.calls) == 2  # the draft and the probes: no sample is paid for
     assert r.result.verdict == CORRECT
     assert "cross-check skipped" in r.result.review["notes"][-1]
@@ -108,13 +111,20 @@ def test_no_usable_call_ends_the_cross_check_before_any_sample(run, probes):
 
 def test_samples_that_do_not_load_are_outvoted(run):
     broken = "```python\ndef second_largest(nums):\n    return sorted(set(nums)[-2]\n```"
-    r = run(task(), [DISTINCT, PROBES, broken, "```python\nprint('hi')\n```", NOT_DISTINCT])
+    no_function = "```python\nprint('hi')\n```"
+    r = run(task(), [DISTINCT, PROBES, broken, no_function, NOT_DISTINCT], crosscheck=True)
     assert "return sorted(set(nums))[-2]" in r.result.function_code
     assert "(2 did not load or had another signature)" in r.result.review["warnings"][0]
 
 
 def test_tested_tasks_and_runs_without_rounds_are_not_cross_checked(run, add_task):
     right = "```python\ndef add(a, b):\n    return a + b\n```"
-    assert run(add_task, [right]).stages() == ["generation", "review"]
-    r = run(task(), [DISTINCT], max_refinements=0)
+    r = run(task(), [DISTINCT], max_refinements=0, crosscheck=True)
     assert r.stages() == ["generation", "review"] and len(r.llm.calls) == 1
+    assert run(add_task, [right], crosscheck=True).stages() == ["generation", "review"]
+
+
+def test_without_the_switch_untested_code_is_only_said_to_be_untested(run):
+    r = run(task(), [NOT_DISTINCT])
+    assert r.stages() == ["generation", "review"] and len(r.llm.calls) == 1
+    assert r.result.review["warnings"][0].startswith("untested: the task has no examples")

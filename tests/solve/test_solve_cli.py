@@ -83,16 +83,21 @@ def test_rich_output_has_code_verdict_metrics_and_usage(cli, tmp_path):
 
 def test_a_task_without_examples_is_said_to_be_untested(cli, tmp_path):
     bare = {"task_id": "add", "signature": "def add(a, b)", "docstring": "Sum."}
-    # The draft, then the cross-check: the calls the model proposes and three samples.
-    calls = "```python\nadd(1, 2)\nadd(-1, 1)\n```"
-    sub = "```python\ndef add(a, b):\n    return a - b\n```"
     result = cli("--task-file", _tasks(tmp_path, [bare]), "--store", str(tmp_path / "r.sqlite"),
-                 "--model", _script(tmp_path, [ADD, calls, ADD, sub, ADD]))
+                 "--model", _script(tmp_path, [ADD]))
     assert result.exit_code == 0, result.output
     out = " ".join(result.output.split())
     assert "no tests to run" in out and "0/0 tests passed" not in out
+    assert "warning: untested: the task has no examples and no test file" in out
+    # --crosscheck: the draft, the calls the model proposes, three samples.
+    calls = "```python\nadd(1, 2)\nadd(-1, 1)\n```"
+    sub = "```python\ndef add(a, b):\n    return a - b\n```"
+    checked = cli("--task-file", _tasks(tmp_path, [bare]), "--store", str(tmp_path / "r.sqlite"),
+                  "--crosscheck", "--model", _script(tmp_path, [ADD, calls, ADD, sub, ADD]))
+    assert checked.exit_code == 0, checked.output
     assert ("warning: untested: the task has no examples and no test file; 3 of 4 candidates "
-            "written independently return the same on 2 call(s) the model proposed") in out
+            "written independently return the same on 2 call(s) the model proposed") \
+        in " ".join(checked.output.split())
     tested = cli("--task-file", _tasks(tmp_path, [ADD_TASK]), "--store",
                  str(tmp_path / "r.sqlite"), "--model", _script(tmp_path, [ADD]))
     assert "1/1 tests passed" in tested.output and "untested" not in tested.output

@@ -56,7 +56,8 @@ def test_untested_code_is_cross_checked_on_the_small_model():
     bus = EventBus("real-crosscheck")
     bus.subscribe(recorder)
 
-    result = solve_task(task, small_model(), bus=bus, max_refinements=2)
+    result = solve_task(task, small_model(), bus=bus, max_refinements=2,
+                        crosscheck=True)
 
     assert [e.stage for e in recorder.of_type("stage_start")][-1] == "crosscheck"
     note = result.review["notes"][-1]

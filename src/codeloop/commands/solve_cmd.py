@@ -57,6 +57,11 @@ def solve(
     plan_first: bool = typer.Option(False, "--plan-first",
                                     help="Run analysis and planning before any code, "
                                     "even for a task whose first draft would pass."),
+    crosscheck: bool = typer.Option(
+        False, "--crosscheck",
+        help="For a task with no examples and no test file: spend the refinement rounds on "
+        "independent samples, run them all on calls the model proposes, and keep the "
+        "behaviour most share (slower; says how far they agreed)."),
 ) -> None:
     """Write a tested function from a signature and a docstring.
 
@@ -106,7 +111,7 @@ def solve(
                         sandbox_timeout=settings.sandbox_timeout,
                         unsafe_no_sandbox=settings.unsafe_no_sandbox,
                         checkpointer=run_store.checkpointer(), thread_id=run.id,
-                        draft_first=not plan_first)
+                        draft_first=not plan_first, crosscheck=crosscheck)
                     run.finish("passed" if result.passed else "failed",
                                result.model_dump())
             except (LLMError, TestFileError) as exc:

@@ -34,6 +34,7 @@ class SolveParams(BaseModel):
     model: Model = None
     max_refinements: int = Field(3, ge=0, le=3)
     plan_first: bool = False
+    crosscheck: bool = False  # untested code compared with samples (codeloop solve --crosscheck)
 
 
 class AgentParams(BaseModel):

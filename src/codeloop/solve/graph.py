@@ -6,7 +6,8 @@ alone, and the thinking stages run only for a draft that review finds wrong:
     ... -> review -+-> END                  (correct, or the refinement rounds are spent)
            ^       |
            +-- refinement <-+                (has issues)
-    review -> crosscheck -> END              (correct, but the task has no test at all)
+    review -> crosscheck -> END              (correct, but the task has no test at all;
+                                              only when asked for: see crosscheck.py)
 
 Why: on HumanEval the 1.5B model's draft from the plain prompt is right 69 % of the time,
 and analysis plus planning cost ~700 tokens before any code exists (and a plan sometimes
@@ -36,12 +37,13 @@ from codeloop.solve.verify import review
 STAGE_ORDER = ("analysis", "planning", "generation", "review", "refinement", "crosscheck")
 
 
-def after_review(state: SolveState
+def after_review(state: SolveState, crosscheck: bool = False
                  ) -> Literal["planning", "refinement", "crosscheck", "__end__"]:
     """Stop when the code is correct or the refinement rounds are spent; a wrong draft
-    goes to planning first; correct code that no test checked is cross-checked."""
+    goes to planning first; with `crosscheck`, correct code that no test checked is
+    cross-checked."""
     if state["review"]["verdict"] == CORRECT:
-        return "crosscheck" if needs_crosscheck(state) else "__end__"
+        return "crosscheck" if crosscheck and needs_crosscheck(state) else "__end__"
     if state["candidate_strategy"] == "draft":
         return "planning"
     if state["refinement_count"] >= state["max_refinements"]:
@@ -63,7 +65,7 @@ def build_graph(ctx: SolveContext, checkpointer: Any = None):
     graph.add_edge("analysis", "planning")
     graph.add_edge("planning", "generation")
     graph.add_edge("generation", "review")
-    graph.add_conditional_edges("review", after_review, {
+    graph.add_conditional_edges("review", lambda s: after_review(s, ctx.crosscheck), {
         "planning": "planning", "refinement": "refinement", "crosscheck": "crosscheck",
         "__end__": END})
     graph.add_edge("refinement", "review")

@@ -78,13 +78,16 @@ def solve_task(
     thread_id: str | None = None,
     plan_in_generation: bool = True,
     draft_first: bool = True,
+    crosscheck: bool = False,
 ) -> SolveResult:
     """Run the five stages on `task`. `stream` emits Token events while the model writes;
     `checkpointer` (e.g. RunStore.checkpointer()) persists the state after every stage;
     `draft_first=False` runs analysis and planning before any code, even when a draft from
     the task alone would have passed review (see graph.py);
     `plan_in_generation=False` gives generation the plain one-shot prompt (the plan then
-    is kept for the record: a switch for benchmarks to compare)."""
+    is kept for the record: a switch for benchmarks to compare);
+    `crosscheck=True`: code that no test checks (a task without examples or test file) is
+    compared with independent samples on calls the model proposes (solve/crosscheck.py)."""
     from codeloop.solve.graph import build_graph
 
     if max_refinements < 0:
@@ -100,6 +103,7 @@ def solve_task(
         sandbox_timeout=sandbox_timeout, unsafe_no_sandbox=unsafe_no_sandbox,
         plan_in_generation=plan_in_generation,
         draft_first=draft_first,
+        crosscheck=crosscheck,
     )
     graph = build_graph(ctx, checkpointer=checkpointer)
     config: dict[str, Any] = {"recursion_limit": 16 + 2 * max_refinements}

@@ -37,6 +37,7 @@ class SolveContext(StageContext[Task]):
     test_source: str | None = None  # the external test file, narrowed to this task
     plan_in_generation: bool = True  # False: generation gets the plain one-shot prompt
     draft_first: bool = True  # generation drafts first; analysis and planning only if it fails
+    crosscheck: bool = False  # untested code: the unused rounds buy samples compared on calls
     sandbox_timeout: float = 10.0
     unsafe_no_sandbox: bool = False  # the command's setting, passed down (never re-read)
 

@@ -20,6 +20,7 @@ class Pipeline:
     description = ("codeloop's solve pipeline: a draft; analysis, planning, generation and "
                    "up to N refinement rounds when review finds it wrong")
     draft_first = True
+    crosscheck = False
 
     def __init__(self, max_refinements: int = 3) -> None:
         self.max_refinements = max_refinements
@@ -31,7 +32,7 @@ class Pipeline:
         task = task_for(problem)
         result = solve_task(task, llm, bus=bus,
                             max_refinements=self.max_refinements,
-                            draft_first=self.draft_first)
+                            draft_first=self.draft_first, crosscheck=self.crosscheck)
         # Scored like oneshot's reply: the same extraction and preamble rules.
         program = build_program(problem, f"```python\n{result.code}\n```") if result.code \
             else None
