@@ -80,6 +80,26 @@ def test_user_errors_are_one_line_and_exit_2(cli, tmp_path, humaneval):
     assert resumed.exit_code == 0 and "pass@1 100.00%" in resumed.stdout
 
 
+def test_samples_per_round_reaches_the_pipeline_and_the_run_record(cli, tmp_path, humaneval):
+    ids = ["HumanEval/2"]
+    model = _script(tmp_path, humaneval, ids, wrong=set(ids))
+
+    def attempts(*options: str) -> tuple[list[str], dict]:
+        out = tmp_path / f"run-{len(options)}"
+        result = cli("bench", "humaneval", "--strategy", "pipeline", "--model", model,
+                     "--ids", ids[0], "--out", str(out), *options)
+        assert result.exit_code == 0, result.output
+        record = json.loads((out / "results.jsonl").read_text().splitlines()[0])
+        meta = json.loads((out / "run.json").read_text())
+        return [a["strategy"] for a in record["extra"]["attempts"]], meta["options"]
+
+    one, options = attempts("--samples-per-round", "1")
+    assert one == ["draft", "generation", "sample", "sample", "sample"]
+    assert options["samples_per_round"] == 1
+    default, options = attempts()
+    assert default.count("sample") > 3 and "samples_per_round" not in options
+
+
 def test_strategies_are_listed(cli):
     result = cli("bench", "strategies")
     assert result.exit_code == 0

@@ -53,6 +53,21 @@ def test_list_filters_by_job_and_status_and_pages(tmp_path):
         assert sorted(ids) == sorted(passed + [failed]) and len(set(ids)) == 4
 
 
+def test_solve_params_reach_the_pipeline(tmp_path):
+    wrong = "```python\ndef add(a, b):\n    return a - b\n```"
+    with served(tmp_path) as client:
+        strategies = {}
+        for samples in (1, 2):
+            script = write_script(tmp_path, [wrong, "Add.", wrong] + [wrong] * 4,
+                                  f"wrong-{samples}.yaml")
+            run_id = start(client, "solve", {"task": ADD_TASK, "model": script,
+                                             "max_refinements": 1, "samples_per_round": samples})
+            result = wait_status(client, run_id, {"failed"})["result"]
+            strategies[samples] = [a["strategy"] for a in result["attempts"]]
+        assert strategies[1] == ["draft", "generation", "sample"]
+        assert strategies[2] == ["draft", "generation", "sample", "sample"]
+
+
 def test_errors_are_json_with_the_right_status(tmp_path):
     with served(tmp_path) as client:
         missing = client.get("/api/runs/solve-nope")
@@ -77,6 +92,9 @@ def test_errors_are_json_with_the_right_status(tmp_path):
         bad_model = client.post("/api/runs", json={"job": "solve", "params": {
             "task": ADD_TASK, "model": "nonsense:?"}})
         assert bad_model.status_code == 400 and bad_model.json()["error"] == "model"
+        no_samples = client.post("/api/runs", json={"job": "solve", "params": {
+            "task": ADD_TASK, "samples_per_round": 0}})
+        assert no_samples.status_code == 422 and "samples_per_round" in no_samples.json()["detail"]
         assert client.get("/api/runs").json()["total"] == 0  # nothing started
 
 

