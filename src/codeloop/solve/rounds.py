@@ -11,9 +11,10 @@ planned generation one in ten at twice the tokens; the fourth and fifth samples 
 budget: MBPP's drafts are half as long as HumanEval's while its samples cost about the
 same, so unbounded second samples would take MBPP past 3x one-shot's tokens; a budget
 relative to the draft keeps every task's refinement in proportion to one plain answer,
-whatever the dataset. Replayed on the five-round runs' records, a budget of 8x the draft
-gave HumanEval +2 problems for +0.23x tokens and MBPP +3 for +0.23x
-(benchmarks/results/humaneval-1.5b-pipeline-two-samples/README.md has the full run).
+whatever the dataset. Replayed on the five-round runs' records (benchmarks/sample_budget.py),
+a budget of 8x the draft gave HumanEval +2 problems for +0.23x one-shot's tokens and MBPP +3
+for +0.23x; 9x and 10x gained one more problem each for more tokens. The full run with
+this policy: benchmarks/results/humaneval-1.5b-pipeline-two-samples/README.md.
 """
 
 from __future__ import annotations

@@ -1,0 +1,83 @@
+"""Replay solve's rounds with a second sample per round on a pipeline run's own records.
+
+A run made with one sample per round and more rounds (`--max-refinements 5`) holds, for every
+problem, its candidates in order with their cost. Drawing a round's second sample is the
+same as drawing the next of those samples one round earlier, so cutting the record where
+the policy of solve/rounds.py would stop (three rounds; a second sample only while the task
+has spent under BUDGET x its draft's tokens, the next sample costing what the last did)
+approximates a run with that policy: the samples differ only in which failure they were
+told. Candidates are scored on the hidden tests with stop_rules.py's cache (for measuring
+only).
+
+    python benchmarks/sample_budget.py RUN_DIR --oneshot ONESHOT_DIR [--budget 0 8 9 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from stop_rules import hidden_passes, load_records
+
+from codeloop.bench.datasets import load_dataset
+
+
+def passes(attempt: dict) -> bool:
+    return bool(attempt["total"]) and attempt["passed"] == attempt["total"]
+
+
+def candidates_used(attempts: list[dict], budget: float, rounds: int = 3,
+                    per_round: int = 2) -> int:
+    """How many of the recorded candidates the policy draws (draft and planned generation
+    first, then up to `per_round` samples in each of `rounds` rounds)."""
+    used = min(2, len(attempts))
+    if any(passes(a) for a in attempts[:used]):
+        return 1 if passes(attempts[0]) else used
+    for _ in range(rounds):
+        for k in range(per_round):
+            if used >= len(attempts):
+                return used
+            spent = sum(a["tokens"] for a in attempts[:used])
+            if k and spent + attempts[used - 1]["tokens"] > budget * attempts[0]["tokens"]:
+                break
+            used += 1
+            if passes(attempts[used - 1]):
+                return used
+    return used
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("run_dir", type=Path)
+    parser.add_argument("--oneshot", type=Path, required=True)
+    parser.add_argument("--budget", type=float, nargs="+", default=[0, 8, 9, 10])
+    args = parser.parse_args()
+    meta = json.loads((args.run_dir / "run.json").read_text(encoding="utf-8"))
+    problems = {p.task_id: p for p in load_dataset(meta["dataset"], meta["data_path"])}
+    records = load_records(args.run_dir)
+    oneshot = sum(r["prompt_tokens"] + r["completion_tokens"]
+                  for r in load_records(args.oneshot).values())
+    cache_file = args.run_dir / "attempt_scores.json"
+    cache = json.loads(cache_file.read_text()) if cache_file.exists() else {}
+    print("| budget (x draft) | solved | tokens | x one-shot |")
+    print("|---|---|---|---|")
+    for budget in args.budget:
+        solved = tokens = 0
+        for task_id, record in records.items():
+            attempts = record["extra"].get("attempts")
+            if not attempts:
+                solved += record["passed"]
+                tokens += record["prompt_tokens"] + record["completion_tokens"]
+                continue
+            used = candidates_used(attempts, budget)
+            kept = max(i for i in range(used) if attempts[i]["accepted"])
+            solved += hidden_passes(record, problems[task_id], cache)[kept]
+            tokens += sum(a["tokens"] for a in attempts[:used])
+        label = f"{budget:g}" if budget else "0 (one sample a round)"
+        print(f"| {label} | {solved}/{len(records)} | {tokens} | {tokens / oneshot:.2f} |")
+    cache_file.write_text(json.dumps(cache), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
