@@ -15,10 +15,10 @@ from codeloop.bench.datasets import PublicProblem
 from codeloop.bench.strategies.oneshot import OneShot, oneshot_prompt
 from codeloop.events import EventBus, EventRecorder
 from codeloop.jobs.agent_run import run_agent
-from codeloop.jobs.prompts import load_prompt, prompt_file
+from codeloop.jobs.prompts import PromptSpec, load_prompt, prompt_file
 from codeloop.jobs.react.react import build_react_graph, recursion_limit
 from codeloop.jobs.react.state import new_turn_input
-from codeloop.jobs.stage import StageContext, StageOutput, as_node, ask_model
+from codeloop.jobs.stage import StageContext, StageOutput, as_node, ask_model, call_seed
 from codeloop.jobs.usage import UsageRecord, per_stage
 from codeloop.llm.base import JsonReply, Reply, user
 from codeloop.llm.scripted import ScriptedLLM
@@ -50,6 +50,27 @@ def test_ask_model_emits_one_llm_call_per_call_and_counts_it(events):
     assert usage.prompt_tokens == sum(c.prompt_tokens for c in calls) > 0
     assert usage.completion_tokens == sum(c.completion_tokens for c in calls) > 0
     assert llm.schemas[0] is None and llm.schemas[1] is not None
+
+
+def test_a_seeded_context_gives_each_sampled_call_its_own_repeatable_seed():
+    sampled = PromptSpec(name="sampled", user="x", temperature=0.5)
+    greedy = PromptSpec(name="greedy", user="x", temperature=0.0)
+
+    def seeds(run_seed, specs, stream=False):
+        llm = ScriptedLLM(["a"] * len(specs))
+        ctx = StageContext(llm=llm, task=None, seed=run_seed, stream=stream)
+        for spec in specs:
+            ctx.ask(UsageRecord(), "s", [user("x")], spec)
+        return llm.seeds
+
+    order = [greedy, sampled, sampled, greedy, sampled]
+    first = seeds(7, order)
+    assert first[0] is None and first[3] is None  # greedy calls carry no seed
+    assert len({first[1], first[2], first[4]}) == 3  # two calls never share one
+    assert seeds(7, order, stream=True) == first  # the same run again: the same seeds
+    assert seeds(8, order)[1:3] != first[1:3]
+    assert seeds(None, order) == [None] * 5
+    assert call_seed(7, 2, 0.5) == first[1] and call_seed(7, 2, 0.0) is None
 
 
 def test_streaming_emits_tokens_then_the_call(events):

@@ -44,6 +44,14 @@ def test_a_completion_round_trip(openai_stub):
     assert sent["json"]["model"] == "stub-model"
     assert sent["json"]["max_tokens"] == 20 and sent["json"]["stop"] == ["\n\n"]
     assert sent["auth"] == "Bearer k"
+    assert "seed" not in sent["json"]  # none asked for: the server draws as it likes
+
+
+def test_a_seed_is_sent_when_asked_for(openai_stub):
+    openai_stub.reply(Canned(body=chat_body("wave", 7, 1)))
+    make_llm(openai_stub.url).complete([user("hi")], temperature=0.5, seed=42)
+    sent = openai_stub.requests[0]["json"]
+    assert sent["seed"] == 42 and sent["temperature"] == 0.5
 
 
 def test_refused_connection_is_backend_unreachable_after_retries(monkeypatch):

@@ -95,6 +95,9 @@ def test_errors_are_json_with_the_right_status(tmp_path):
         no_samples = client.post("/api/runs", json={"job": "solve", "params": {
             "task": ADD_TASK, "samples_per_round": 0}})
         assert no_samples.status_code == 422 and "samples_per_round" in no_samples.json()["detail"]
+        bad_seed = client.post("/api/runs", json={"job": "solve", "params": {
+            "task": ADD_TASK, "seed": -1}})
+        assert bad_seed.status_code == 422 and "seed" in bad_seed.json()["detail"]
         assert client.get("/api/runs").json()["total"] == 0  # nothing started
 
 

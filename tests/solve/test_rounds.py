@@ -74,6 +74,18 @@ def test_no_refinement_rounds_means_no_samples_at_all(add_task, run):
     assert r.llm.remaining == 1
 
 
+def test_a_seeded_run_draws_its_samples_again_and_leaves_greedy_calls_alone(add_task, run):
+    replies = [WRONG, PLAN] + [WRONG] * 10
+    seeded = run(add_task, replies, seed=3)
+    # draft, planning and the planned generation are greedy; the four samples are seeded.
+    assert seeded.llm.seeds[:3] == [None] * 3
+    assert all(isinstance(s, int) for s in seeded.llm.seeds[3:])
+    assert len(set(seeded.llm.seeds[3:])) == 4
+    assert run(add_task, replies, seed=3).llm.seeds == seeded.llm.seeds
+    assert run(add_task, replies, seed=4).llm.seeds[3:] != seeded.llm.seeds[3:]
+    assert run(add_task, replies).llm.seeds == [None] * 7
+
+
 def test_samples_per_round_below_one_is_refused(add_task, run):
     with pytest.raises(ValueError, match="samples_per_round must be 1 or more"):
         run(add_task, [WRONG], samples_per_round=0)

@@ -138,6 +138,8 @@ def test_samples_per_round_is_an_option_with_limits(cli, tmp_path):
     refused = cli("--task-file", _tasks(tmp_path, [ADD_TASK]), "--samples-per-round", "0",
                   "--model", script)
     assert refused.exit_code == 2 and "--samples-per-round" in refused.output
+    bad_seed = cli("--task-file", _tasks(tmp_path, [ADD_TASK]), "--seed", "-3", "--model", script)
+    assert bad_seed.exit_code == 2 and "--seed" in bad_seed.output
 
 
 @pytest.mark.parametrize("entries, message", [

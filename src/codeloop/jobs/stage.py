@@ -10,6 +10,7 @@ Token events when streaming) and counts the call.
 from __future__ import annotations
 
 import time
+import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, overload
@@ -33,14 +34,28 @@ class StageContext(Generic[TaskT]):
     task: TaskT
     bus: EventBus = field(default_factory=EventBus)
     stream: bool = False  # emit Token events while the model writes
+    # Set: the run's sampled calls draw the same replies again (a repeatable run); the
+    # n-th call's seed is derived from this and n, so two calls never share a seed.
+    seed: int | None = None
+    calls_made: int = field(default=0, init=False)
 
     def ask(self, usage: UsageRecord, stage: str, messages: MessagesLike,
             spec: PromptSpec, stop: list[str] | None = None) -> Reply:
         """One plain model call at the prompt file's budget and temperature; the reply ends
         before the first of `stop` the model writes."""
+        self.calls_made += 1
         return ask_model(self.llm, messages, stage=stage, bus=self.bus, usage=usage,
                          max_tokens=spec.max_tokens, temperature=spec.temperature,
-                         stream=self.stream, stop=stop)
+                         stream=self.stream, stop=stop,
+                         seed=call_seed(self.seed, self.calls_made, spec.temperature))
+
+
+def call_seed(run_seed: int | None, call: int, temperature: float) -> int | None:
+    """The seed of a run's `call`-th model call: none for a greedy call (its reply does
+    not depend on one, and the draft stays the one-shot call byte for byte)."""
+    if run_seed is None or temperature == 0.0:
+        return None
+    return zlib.crc32(f"{run_seed}:{call}".encode())
 
 
 @dataclass
@@ -54,22 +69,24 @@ class StageOutput:
 def ask_model(llm: LLM, messages: MessagesLike, *, stage: str, bus: EventBus | None,
               max_tokens: int, temperature: float, schema: None = None,
               usage: UsageRecord | None = None, stream: bool = False,
-              stop: list[str] | None = None) -> Reply: ...
+              stop: list[str] | None = None, seed: int | None = None) -> Reply: ...
 
 
 @overload
 def ask_model(llm: LLM, messages: MessagesLike, *, stage: str, bus: EventBus | None,
               max_tokens: int, temperature: float, schema: dict[str, Any] | type,
               usage: UsageRecord | None = None, stream: bool = False,
-              stop: None = None) -> JsonReply: ...
+              stop: None = None, seed: None = None) -> JsonReply: ...
 
 
 def ask_model(llm, messages, *, stage, bus, max_tokens, temperature, schema=None, usage=None,
-              stream=False, stop=None):
-    """One model call: plain text (`schema` None), or JSON valid under `schema`. Emits
+              stream=False, stop=None, seed=None):
+    """One model call: plain text (`schema` None), or JSON valid under `schema`; `seed`
+    draws a sampled plain reply that the same call draws again. Emits
     LLMCall on `bus` (Token events too when `stream` and the reply is plain text) and adds
     the call to `usage`. Model errors (ContextOverflow, InvalidStructuredOutput...) propagate:
     the caller decides what a failed call means."""
+    seeded = {"seed": seed} if seed is not None else {}
     if schema is not None:
         result = llm.complete_json(messages, schema, max_tokens=max_tokens,
                                    temperature=temperature)
@@ -77,7 +94,7 @@ def ask_model(llm, messages, *, stage, bus, max_tokens, temperature, schema=None
     elif stream and hasattr(llm, "stream"):
         reply = None
         for piece in llm.stream(messages, max_tokens=max_tokens, temperature=temperature,
-                                stop=stop):
+                                stop=stop, **seeded):
             if isinstance(piece, Reply):
                 reply = piece
             elif bus is not None:
@@ -86,7 +103,7 @@ def ask_model(llm, messages, *, stage, bus, max_tokens, temperature, schema=None
         result = reply
     else:
         result = reply = llm.complete(messages, max_tokens=max_tokens, temperature=temperature,
-                                      stop=stop)
+                                      stop=stop, **seeded)
     if usage is not None:
         usage.add(reply)
     if bus is not None:

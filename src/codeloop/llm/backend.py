@@ -37,6 +37,7 @@ class ModelRequest:
     stop: list[str] | None = None
     schema: StructuredSchema | None = None
     stream: bool = False
+    seed: int | None = None  # a sampled reply that can be drawn again (None: a fresh one)
 
 
 class BackendLLM(ABC):
@@ -62,8 +63,10 @@ class BackendLLM(ABC):
         max_tokens: int = 512,
         temperature: float = 0.0,
         stop: list[str] | None = None,
+        seed: int | None = None,
     ) -> Reply:
-        return self._reply(ModelRequest(to_messages(messages), max_tokens, temperature, stop))
+        return self._reply(ModelRequest(to_messages(messages), max_tokens, temperature, stop,
+                                        seed=seed))
 
     def complete_json(
         self,
@@ -85,9 +88,11 @@ class BackendLLM(ABC):
         max_tokens: int = 512,
         temperature: float = 0.0,
         stop: list[str] | None = None,
+        seed: int | None = None,
     ) -> Iterator[str | Reply]:
         """Yields text pieces, then the final Reply as the last item."""
-        request = ModelRequest(to_messages(messages), max_tokens, temperature, stop, stream=True)
+        request = ModelRequest(to_messages(messages), max_tokens, temperature, stop, stream=True,
+                               seed=seed)
         yield from self._run(request)
 
     # ------------------------------------------------------------------ shared path

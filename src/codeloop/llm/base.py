@@ -84,6 +84,7 @@ class LLM(Protocol):
         max_tokens: int = 512,
         temperature: float = 0.0,
         stop: list[str] | None = None,
+        seed: int | None = None,
     ) -> Reply: ...
 
     def complete_json(
@@ -102,6 +103,7 @@ class LLM(Protocol):
         max_tokens: int = 512,
         temperature: float = 0.0,
         stop: list[str] | None = None,
+        seed: int | None = None,
     ) -> Iterator[str | Reply]:
         """Yields text pieces, then the final Reply as the last item."""
         ...

@@ -125,6 +125,8 @@ class LocalLLM(BackendLLM):
         extra: dict[str, Any] = {}
         if request.schema is not None:
             extra["response_format"] = {"type": "json_object", "schema": request.schema.schema}
+        if request.seed is not None:
+            extra["seed"] = request.seed
         with self._model.lock:
             started = time.perf_counter()
             prompt_tokens = self._check_fits(payload, request.max_tokens)

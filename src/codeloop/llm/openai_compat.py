@@ -139,6 +139,8 @@ class OpenAICompatLLM(BackendLLM):
         }
         if request.stop:
             payload["stop"] = request.stop
+        if request.seed is not None:  # OpenAI, vLLM, llama.cpp's server and Ollama take it
+            payload["seed"] = request.seed
         if self.extra_body:
             payload["extra_body"] = self.extra_body
         return payload

@@ -98,7 +98,7 @@ def _parse_entry(raw: str | dict, index: int) -> _Entry:
 class ScriptedLLM(BackendLLM):
     """An LLM whose replies are given in advance. `.calls` holds every call's messages;
     beside it, `.schemas` the JSON schema each call was asked for (None for plain text) and
-    `.temperatures` the temperature it was asked at."""
+    `.temperatures` the temperature it was asked at, `.seeds` its seed (None: none given)."""
 
     calls_real_model = False
 
@@ -119,6 +119,7 @@ class ScriptedLLM(BackendLLM):
         self.calls: list[list[Message]] = []
         self.schemas: list[dict[str, Any] | None] = []
         self.temperatures: list[float] = []
+        self.seeds: list[int | None] = []
 
     @classmethod
     def from_file(cls, path: str | Path, name: str | None = None) -> ScriptedLLM:
@@ -149,7 +150,7 @@ class ScriptedLLM(BackendLLM):
     def _generate(self, request: ModelRequest) -> Iterator[str | Reply]:
         started = time.perf_counter()
         schema = request.schema.schema if request.schema is not None else None
-        text, finish = self._answer(request.messages, schema, request.temperature)
+        text, finish = self._answer(request.messages, schema, request.temperature, request.seed)
         if self.delay_seconds:
             time.sleep(self.delay_seconds)
         for marker in request.stop or []:
@@ -171,11 +172,12 @@ class ScriptedLLM(BackendLLM):
     # ------------------------------------------------------------------ internals
 
     def _answer(self, msgs: list[Message], schema: dict[str, Any] | None,
-                temperature: float) -> tuple[str, str]:
+                temperature: float, seed: int | None = None) -> tuple[str, str]:
         with self._lock:
             self.calls.append(msgs)
             self.schemas.append(schema)
             self.temperatures.append(temperature)
+            self.seeds.append(seed)
             entry = self._pick(_last_user(msgs))
             if entry is None:
                 raise ScriptExhausted(self._exhausted_message(msgs))

@@ -81,6 +81,7 @@ def solve_task(
     draft_first: bool = True,
     crosscheck: bool = False,
     samples_per_round: int = SAMPLES_PER_ROUND,
+    seed: int | None = None,
 ) -> SolveResult:
     """Run the five stages on `task`. `stream` emits Token events while the model writes;
     `checkpointer` (e.g. RunStore.checkpointer()) persists the state after every stage;
@@ -91,7 +92,8 @@ def solve_task(
     `crosscheck=True`: code that no test checks (a task without examples or test file) is
     compared with independent samples on calls the model proposes (solve/crosscheck.py);
     `samples_per_round`: a round's samples at most, the second one only within the task's
-    token budget (solve/rounds.py)."""
+    token budget (solve/rounds.py); `seed`: the sampled calls draw the same replies on every
+    run of the task with this seed (None: fresh ones; greedy calls are the same anyway)."""
     from codeloop.solve.graph import build_graph
 
     if max_refinements < 0:
@@ -111,6 +113,7 @@ def solve_task(
         draft_first=draft_first,
         crosscheck=crosscheck,
         samples_per_round=samples_per_round,
+        seed=seed,
     )
     graph = build_graph(ctx, checkpointer=checkpointer)
     config: dict[str, Any] = {"recursion_limit": 16 + 2 * max_refinements * samples_per_round}
