@@ -66,6 +66,14 @@ def test_solve_params_reach_the_pipeline(tmp_path):
             strategies[samples] = [a["strategy"] for a in result["attempts"]]
         assert strategies[1] == ["draft", "generation", "sample"]
         assert strategies[2] == ["draft", "generation", "sample", "sample"]
+        # crosscheck: an untested task's code is compared with samples on proposed calls.
+        calls = "```python\nadd(1, 2)\nadd(-1, 1)\n```"
+        script = write_script(tmp_path, [ADD, calls, ADD, wrong, ADD], "crosscheck.yaml")
+        untested = {k: v for k, v in ADD_TASK.items() if k != "examples"}
+        run_id = start(client, "solve", {"task": untested, "model": script, "crosscheck": True})
+        result = wait_status(client, run_id, {"passed"})["result"]
+        assert "3 of 4 candidates written independently return the same on 2 call(s)" \
+            in result["review"]["warnings"][0]
 
 
 def test_errors_are_json_with_the_right_status(tmp_path):
