@@ -10,6 +10,12 @@ told. Candidates are scored on the hidden tests with stop_rules.py's cache (for 
 only).
 
     python benchmarks/sample_budget.py RUN_DIR --oneshot ONESHOT_DIR [--budget 0 8 9 10]
+    python benchmarks/sample_budget.py RUN_DIR --oneshot ONESHOT_DIR --drop-second
+
+`--drop-second` reads a run made with two samples a round the other way: it removes every
+round's second sample from the records and keeps what review would then have kept (the
+candidate passing most examples, the earlier on ties), which is the run with one sample a
+round if the first samples had come out the same.
 """
 
 from __future__ import annotations
@@ -47,11 +53,43 @@ def candidates_used(attempts: list[dict], budget: float, rounds: int = 3,
     return used
 
 
+def without_second_samples(attempts: list[dict]) -> list[dict]:
+    kept = [a for i, a in enumerate(attempts)
+            if not (i and a["strategy"] == "sample" and attempts[i - 1]["strategy"] == "sample"
+                    and attempts[i - 1]["round"] == a["round"])]
+    best = -1
+    for a in kept:
+        a["accepted"] = a["passed"] > best
+        best = max(best, a["passed"])
+    return kept
+
+
+def dropped_second(records: dict, problems: dict, cache: dict, oneshot: int) -> None:
+    ran = sum(r["passed"] for r in records.values())
+    spent = sum(r["prompt_tokens"] + r["completion_tokens"] for r in records.values())
+    print(f"| as run | {ran}/{len(records)} | {spent} | {spent / oneshot:.2f} |")
+    solved = tokens = 0
+    for task_id, record in records.items():
+        attempts = record["extra"].get("attempts")
+        if not attempts:
+            solved += record["passed"]
+            tokens += record["prompt_tokens"] + record["completion_tokens"]
+            continue
+        scores = hidden_passes(record, problems[task_id], cache)
+        kept = without_second_samples([{**a, "index": i} for i, a in enumerate(attempts)])
+        final = max((a for a in kept if a["accepted"]), key=lambda a: a["index"])
+        solved += scores[final["index"]]
+        tokens += sum(a["tokens"] for a in kept)
+    print(f"| without the second samples | {solved}/{len(records)} | {tokens} "
+          f"| {tokens / oneshot:.2f} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("run_dir", type=Path)
     parser.add_argument("--oneshot", type=Path, required=True)
     parser.add_argument("--budget", type=float, nargs="+", default=[0, 8, 9, 10])
+    parser.add_argument("--drop-second", action="store_true")
     args = parser.parse_args()
     meta = json.loads((args.run_dir / "run.json").read_text(encoding="utf-8"))
     problems = {p.task_id: p for p in load_dataset(meta["dataset"], meta["data_path"])}
@@ -62,6 +100,9 @@ def main() -> None:
     cache = json.loads(cache_file.read_text()) if cache_file.exists() else {}
     print("| budget (x draft) | solved | tokens | x one-shot |")
     print("|---|---|---|---|")
+    if args.drop_second:
+        dropped_second(records, problems, cache, oneshot)
+        args.budget = []
     for budget in args.budget:
         solved = tokens = 0
         for task_id, record in records.items():
