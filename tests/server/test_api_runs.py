@@ -57,14 +57,15 @@ def test_solve_params_reach_the_pipeline(tmp_path):
     wrong = "```python\ndef add(a, b):\n    return a - b\n```"
     with served(tmp_path) as client:
         strategies = {}
-        for samples in (1, 2):
+        for samples in (None, 2):
             script = write_script(tmp_path, [wrong, "Add.", wrong] + [wrong] * 4,
                                   f"wrong-{samples}.yaml")
-            run_id = start(client, "solve", {"task": ADD_TASK, "model": script,
-                                             "max_refinements": 1, "samples_per_round": samples})
+            params = {"task": ADD_TASK, "model": script, "max_refinements": 1}
+            run_id = start(client, "solve", params | ({"samples_per_round": samples}
+                                                      if samples else {}))
             result = wait_status(client, run_id, {"failed"})["result"]
             strategies[samples] = [a["strategy"] for a in result["attempts"]]
-        assert strategies[1] == ["draft", "generation", "sample"]
+        assert strategies[None] == ["draft", "generation", "sample"]  # the default: one
         assert strategies[2] == ["draft", "generation", "sample", "sample"]
         # crosscheck: an untested task's code is compared with samples on proposed calls.
         calls = "```python\nadd(1, 2)\nadd(-1, 1)\n```"

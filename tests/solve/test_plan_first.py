@@ -1,7 +1,6 @@
 """The five stages in the classic order (`solve --plan-first`: analysis and planning before
 any code) on the scripted model: order, no-code rules, verdicts, refinement. The default,
-draft-first order is in test_draft_first.py. Tests of the rounds' tactics draw one sample a
-round (`samples_per_round=1`); a round's second sample is tested in test_rounds.py."""
+draft-first order is in test_draft_first.py."""
 
 from __future__ import annotations
 
@@ -53,7 +52,7 @@ def test_planning_with_pseudocode_is_asked_once_more_then_stripped(add_task, run
 
 
 def test_a_failing_test_is_never_correct_and_refinement_is_capped_at_three(add_task, run):
-    r = run(add_task, [ANALYSIS, PLAN, WRONG, WRONG, WRONG, WRONG], samples_per_round=1)
+    r = run(add_task, [ANALYSIS, PLAN, WRONG, WRONG, WRONG, WRONG])
     assert r.result.verdict == HAS_ISSUES and not r.result.passed
     assert r.result.refinement_count == 3
     assert r.stages() == ["analysis", "planning", "generation", "review"] + [
@@ -64,7 +63,7 @@ def test_a_failing_test_is_never_correct_and_refinement_is_capped_at_three(add_t
 
 def test_first_refinement_is_the_greedy_plain_prompt_then_samples_with_the_failures(
         add_task, run):
-    r = run(add_task, [ANALYSIS, PLAN, WRONG, WRONG, RIGHT], samples_per_round=1)
+    r = run(add_task, [ANALYSIS, PLAN, WRONG, WRONG, RIGHT])
     resample, sample = r.llm.calls[3], r.llm.calls[4]
     # Round 1: the plain one-shot prompt, greedy, without the plan or the failing code.
     assert "A plan you may follow" not in resample[-1].content
@@ -84,7 +83,7 @@ def test_first_refinement_is_the_greedy_plain_prompt_then_samples_with_the_failu
 
 
 def test_every_round_after_the_resample_is_a_new_sample(add_task, run):
-    r = run(add_task, [ANALYSIS, PLAN, WRONG, WRONG, WRONG, RIGHT], samples_per_round=1)
+    r = run(add_task, [ANALYSIS, PLAN, WRONG, WRONG, WRONG, RIGHT])
     assert [a["strategy"] for a in r.result.attempts] == [
         "generation", "resample", "sample", "sample"]
     labels = [e.output.splitlines()[0] for e in r.recorder.of_type("stage_end")
@@ -108,7 +107,7 @@ def test_a_sample_sees_the_failures_of_the_best_code_so_far(add_task, run):
 
 def test_a_worse_candidate_never_replaces_the_better_code(add_task, run):
     broken = "```python\ndef add(a, b):\n    return 1 / 0\n```"
-    r = run(add_task, [ANALYSIS, PLAN, HALF_WRONG, broken, broken, broken], samples_per_round=1)
+    r = run(add_task, [ANALYSIS, PLAN, HALF_WRONG, broken, broken, broken])
     assert r.result.exec_result["passed"] == 2  # only add(0, 0) == 0 fails for HALF_WRONG
     assert "a + b + 1" in r.result.code and "1 / 0" not in r.result.code
     assert [a["accepted"] for a in r.result.attempts] == [True, False, False, False]
@@ -140,7 +139,7 @@ def test_reply_without_code_is_a_failed_generation_that_goes_to_refinement(add_t
 
 def test_signature_mismatch_is_an_issue_even_when_tests_pass(add_task, run):
     renamed = "```python\ndef add(x, y):\n    return x + y\n```"
-    r = run(add_task, [ANALYSIS, PLAN, renamed, renamed, RIGHT], samples_per_round=1)
+    r = run(add_task, [ANALYSIS, PLAN, renamed, renamed, RIGHT])
     first = r.result.attempts[0]
     assert first["passed"] == 3 and "signature mismatch" in first["feedback"]
     assert "'add' takes (x, y), the task says (a, b)" in r.prompts()[4]  # the sampled round
@@ -159,8 +158,7 @@ def test_external_test_file_failures_count(add_task, run, tmp_path):
     tests.write_text("def test_add_big():\n    from solution import add\n"
                      "    assert add(10**6, 1) == 1000002\n"
                      "def test_other_thing():\n    assert False\n")
-    r = run(add_task, [ANALYSIS, PLAN, RIGHT, RIGHT, RIGHT, RIGHT], test_file=tests,
-            samples_per_round=1)
+    r = run(add_task, [ANALYSIS, PLAN, RIGHT, RIGHT, RIGHT, RIGHT], test_file=tests)
     # Only this task's tests run (test_add_*); the intentionally wrong one says 1000002.
     assert r.result.exec_result["total"] == 4
     assert r.result.verdict == HAS_ISSUES

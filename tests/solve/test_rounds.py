@@ -1,5 +1,6 @@
-"""A refinement round draws a second sample when its first fails, within the task's token
-budget (solve/rounds.py); rounds are counted as rounds, not as samples."""
+"""With `samples_per_round=2` a refinement round draws a second sample when its first fails,
+within the task's token budget (solve/rounds.py); rounds are counted as rounds, not as
+samples. One sample a round is the default."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ def _strategies_and_rounds(result) -> list[tuple[str, int]]:
 
 
 def test_a_failing_sample_is_followed_by_a_second_in_its_round(add_task, run):
-    r = run(add_task, [WRONG, PLAN] + [WRONG] * 10)
+    r = run(add_task, [WRONG, PLAN] + [WRONG] * 10, samples_per_round=2)
     # The draft cost 87 tokens, so the budget is 696: round 1 draws two samples (580
     # spent, the next would cost 106 more: 686), round 2 one (792 would be over), round 3
     # one.
@@ -36,7 +37,7 @@ def test_a_failing_sample_is_followed_by_a_second_in_its_round(add_task, run):
 
 
 def test_a_passing_second_sample_ends_the_run_in_its_round(add_task, run):
-    r = run(add_task, [WRONG, PLAN, WRONG, WRONG, RIGHT])
+    r = run(add_task, [WRONG, PLAN, WRONG, WRONG, RIGHT], samples_per_round=2)
     assert r.stages() == PLANNED + ["refinement", "review"] * 2
     assert r.result.verdict == CORRECT and r.result.refinement_count == 1
     assert "return a + b\n" in r.result.code and r.llm.remaining == 0
@@ -45,7 +46,7 @@ def test_a_passing_second_sample_ends_the_run_in_its_round(add_task, run):
 def test_the_second_sample_is_told_the_failure_of_the_best_code_so_far(add_task, run):
     # The first sample passes one of two examples and becomes the best code: the second
     # sample is told what that code gets wrong, not the draft's failure.
-    r = run(add_task, [WRONG, PLAN, WRONG, HALF, RIGHT])
+    r = run(add_task, [WRONG, PLAN, WRONG, HALF, RIGHT], samples_per_round=2)
     assert r.result.verdict == CORRECT
     assert "add(0, 0) returned 1, expected 0" in r.prompts()[3]
     assert "add(-1, 1) returned 1, expected 0" in r.prompts()[4]
@@ -54,36 +55,37 @@ def test_the_second_sample_is_told_the_failure_of_the_best_code_so_far(add_task,
 
 
 def test_samples_that_cost_more_than_the_budget_get_one_per_round(add_task, run):
-    r = run(add_task, [WRONG, PLAN] + [COSTLY_WRONG] * 6)
+    r = run(add_task, [WRONG, PLAN] + [COSTLY_WRONG] * 6, samples_per_round=2)
     assert [s for s, _ in _strategies_and_rounds(r.result)] == [
         "draft", "generation", "sample", "sample", "sample"]
     assert [n for _, n in _strategies_and_rounds(r.result)] == [0, 0, 1, 2, 3]
     assert r.llm.remaining == 2
 
 
-def test_one_sample_per_round_is_the_earlier_behaviour(add_task, run):
-    r = run(add_task, [WRONG, PLAN] + [WRONG] * 6, samples_per_round=1)
+def test_one_sample_a_round_is_the_default(add_task, run):
+    r = run(add_task, [WRONG, PLAN] + [WRONG] * 6)
     assert _strategies_and_rounds(r.result) == [
         ("draft", 0), ("generation", 0), ("sample", 1), ("sample", 2), ("sample", 3)]
     assert r.llm.remaining == 2
 
 
 def test_no_refinement_rounds_means_no_samples_at_all(add_task, run):
-    r = run(add_task, [WRONG, PLAN, WRONG, WRONG], max_refinements=0)
+    r = run(add_task, [WRONG, PLAN, WRONG, WRONG], max_refinements=0, samples_per_round=2)
     assert [s for s, _ in _strategies_and_rounds(r.result)] == ["draft", "generation"]
     assert r.llm.remaining == 1
 
 
 def test_a_seeded_run_draws_its_samples_again_and_leaves_greedy_calls_alone(add_task, run):
     replies = [WRONG, PLAN] + [WRONG] * 10
-    seeded = run(add_task, replies, seed=3)
+    seeded = run(add_task, replies, seed=3, samples_per_round=2)
     # draft, planning and the planned generation are greedy; the four samples are seeded.
     assert seeded.llm.seeds[:3] == [None] * 3
     assert all(isinstance(s, int) for s in seeded.llm.seeds[3:])
     assert len(set(seeded.llm.seeds[3:])) == 4
-    assert run(add_task, replies, seed=3).llm.seeds == seeded.llm.seeds
-    assert run(add_task, replies, seed=4).llm.seeds[3:] != seeded.llm.seeds[3:]
-    assert run(add_task, replies).llm.seeds == [None] * 7
+    again = run(add_task, replies, seed=3, samples_per_round=2)
+    assert again.llm.seeds == seeded.llm.seeds
+    assert run(add_task, replies, seed=4, samples_per_round=2).llm.seeds[3:] != seeded.llm.seeds[3:]
+    assert run(add_task, replies, samples_per_round=2).llm.seeds == [None] * 7
 
 
 def test_samples_per_round_below_one_is_refused(add_task, run):

@@ -133,8 +133,8 @@ def test_samples_per_round_is_an_option_with_limits(cli, tmp_path):
         assert result.exit_code == 1, result.output
         return [a["strategy"] for a in json.loads(result.stdout)["attempts"]]
 
-    assert strategies("--samples-per-round", "1") == ["draft", "generation", "sample"]
-    assert strategies() == ["draft", "generation", "sample", "sample"]
+    assert strategies() == ["draft", "generation", "sample"]
+    assert strategies("--samples-per-round", "2") == ["draft", "generation", "sample", "sample"]
     refused = cli("--task-file", _tasks(tmp_path, [ADD_TASK]), "--samples-per-round", "0",
                   "--model", script)
     assert refused.exit_code == 2 and "--samples-per-round" in refused.output

@@ -36,7 +36,7 @@ REFINE_OPT = typer.Option(None, "--max-refinements", help="pipeline: refinement 
 TOKENS_OPT = typer.Option(None, "--max-tokens", help="oneshot: completion budget "
                           "(default 768).")
 SAMPLES_OPT = typer.Option(None, "--samples-per-round", help="pipeline: samples a round may "
-                           "draw (default 2; 1 is solve before 2026-11-27).")
+                           "draw (default 1; 2: a second one while under 8x the draft's tokens).")
 SEED_OPT = typer.Option(None, "--seed", min=0, help="pipeline: draw every problem's sampled "
                         "rounds from this seed, so the run can be repeated (default: fresh).")
 

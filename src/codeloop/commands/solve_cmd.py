@@ -55,9 +55,9 @@ def solve(
     max_refinements: int = typer.Option(3, "--max-refinements", min=0, max=3,
                                         help="Refinement rounds at most (0-3)."),
     samples_per_round: int = typer.Option(
-        2, "--samples-per-round", min=1, max=3,
-        help="Samples a round may draw (1-3): after a failing one, the next is drawn from "
-        "the same round while the task has spent under 8x its draft's tokens."),
+        1, "--samples-per-round", min=1, max=3,
+        help="Samples a round may draw (1-3; default 1): after a failing one, the next is "
+        "drawn in the same round while the task has spent under 8x its draft's tokens."),
     seed: int = typer.Option(None, "--seed", min=0,
                              help="Draw the sampled rounds from this seed: the same task, "
                              "model and seed give the same run (default: fresh samples)."),

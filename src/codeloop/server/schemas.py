@@ -33,7 +33,7 @@ class SolveParams(BaseModel):
     task: SolveTaskIn
     model: Model = None
     max_refinements: int = Field(3, ge=0, le=3)
-    samples_per_round: int = Field(2, ge=1, le=3)  # codeloop solve --samples-per-round
+    samples_per_round: int = Field(1, ge=1, le=3)  # codeloop solve --samples-per-round
     seed: int | None = Field(None, ge=0, le=2**32 - 1)  # codeloop solve --seed
     plan_first: bool = False
     crosscheck: bool = False  # untested code compared with samples (codeloop solve --crosscheck)

@@ -1,7 +1,8 @@
-"""How many samples a refinement round draws.
+"""How many samples a refinement round draws: one by default; with `samples_per_round=2`
+(`solve --samples-per-round 2`) a second one when the first fails.
 
 A round is one failure told to the model: the best code's first failing case. Its first
-sample is always drawn; when that sample does not pass, a second one is drawn from the
+sample is always drawn; when that sample does not pass, a second one may be drawn in the
 same round (told the failure of the best code, which the first sample may have improved),
 as long as the task has spent less than `sample_budget` times its draft's tokens.
 
@@ -13,15 +14,18 @@ same, so unbounded second samples would take MBPP past 3x one-shot's tokens; a b
 relative to the draft keeps every task's refinement in proportion to one plain answer,
 whatever the dataset. Replayed on the five-round runs' records (benchmarks/sample_budget.py),
 a budget of 8x the draft gave HumanEval +2 problems for +0.23x one-shot's tokens and MBPP +3
-for +0.23x; 9x and 10x gained one more problem each for more tokens. The full run with
-this policy: benchmarks/results/humaneval-1.5b-pipeline-two-samples/README.md.
+for +0.23x; 9x and 10x gained one more problem each for more tokens. But the one full
+HumanEval run with two samples a round (benchmarks/results/humaneval-1.5b-pipeline-two-samples)
+gave 129/164 at 2.60x one-shot's tokens, against 131 at 2.32x in the run before it; read
+without its second samples it gives 128 at 2.32x: 36 second samples won one problem
+(HumanEval/10) for 18,459 tokens. One sample a round stays the default.
 """
 
 from __future__ import annotations
 
 from codeloop.solve.state import Candidate, SolveState
 
-SAMPLES_PER_ROUND = 2
+SAMPLES_PER_ROUND = 1  # the default: two did not pay in a full run (see above)
 SAMPLE_BUDGET = 8.0  # x the draft's tokens: the most a task spends before a second sample
 
 
