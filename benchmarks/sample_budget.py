@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from stop_rules import hidden_passes, load_records
@@ -53,21 +54,31 @@ def candidates_used(attempts: list[dict], budget: float, rounds: int = 3,
     return used
 
 
-def without_second_samples(attempts: list[dict]) -> list[dict]:
-    kept = [a for i, a in enumerate(attempts)
-            if not (i and a["strategy"] == "sample" and attempts[i - 1]["strategy"] == "sample"
-                    and attempts[i - 1]["round"] == a["round"])]
-    best = -1
-    for a in kept:
-        a["accepted"] = a["passed"] > best
-        best = max(best, a["passed"])
-    return kept
+Pick = Callable[[list[dict]], tuple[list[int], int]]  # candidates drawn, the one kept
 
 
-def dropped_second(records: dict, problems: dict, cache: dict, oneshot: int) -> None:
-    ran = sum(r["passed"] for r in records.values())
-    spent = sum(r["prompt_tokens"] + r["completion_tokens"] for r in records.values())
-    print(f"| as run | {ran}/{len(records)} | {spent} | {spent / oneshot:.2f} |")
+def with_budget(budget: float) -> Pick:
+    def pick(attempts: list[dict]) -> tuple[list[int], int]:
+        used = candidates_used(attempts, budget)
+        return list(range(used)), max(i for i in range(used) if attempts[i]["accepted"])
+    return pick
+
+
+def without_second_samples(attempts: list[dict]) -> tuple[list[int], int]:
+    """Every round's second sample removed; kept is what review would then keep (the
+    candidate passing most examples, the earlier on ties)."""
+    drawn = [i for i, a in enumerate(attempts)
+             if not (i and a["strategy"] == "sample" and attempts[i - 1]["strategy"] == "sample"
+                     and attempts[i - 1]["round"] == a["round"])]
+    kept, best = drawn[0], -1
+    for i in drawn:
+        if attempts[i]["passed"] > best:
+            kept, best = i, attempts[i]["passed"]
+    return drawn, kept
+
+
+def replay(records: dict, problems: dict, cache: dict, pick: Pick) -> tuple[int, int]:
+    """Problems solved and tokens spent if each record had drawn what `pick` says."""
     solved = tokens = 0
     for task_id, record in records.items():
         attempts = record["extra"].get("attempts")
@@ -75,13 +86,10 @@ def dropped_second(records: dict, problems: dict, cache: dict, oneshot: int) -> 
             solved += record["passed"]
             tokens += record["prompt_tokens"] + record["completion_tokens"]
             continue
-        scores = hidden_passes(record, problems[task_id], cache)
-        kept = without_second_samples([{**a, "index": i} for i, a in enumerate(attempts)])
-        final = max((a for a in kept if a["accepted"]), key=lambda a: a["index"])
-        solved += scores[final["index"]]
-        tokens += sum(a["tokens"] for a in kept)
-    print(f"| without the second samples | {solved}/{len(records)} | {tokens} "
-          f"| {tokens / oneshot:.2f} |")
+        drawn, kept = pick(attempts)
+        solved += hidden_passes(record, problems[task_id], cache)[kept]
+        tokens += sum(attempts[i]["tokens"] for i in drawn)
+    return solved, tokens
 
 
 def main() -> None:
@@ -98,24 +106,18 @@ def main() -> None:
                   for r in load_records(args.oneshot).values())
     cache_file = args.run_dir / "attempt_scores.json"
     cache = json.loads(cache_file.read_text()) if cache_file.exists() else {}
-    print("| budget (x draft) | solved | tokens | x one-shot |")
-    print("|---|---|---|---|")
+    rows: list[tuple[str, Pick]] = [
+        (f"{b:g}" if b else "0 (one sample a round)", with_budget(b)) for b in args.budget]
     if args.drop_second:
-        dropped_second(records, problems, cache, oneshot)
-        args.budget = []
-    for budget in args.budget:
-        solved = tokens = 0
-        for task_id, record in records.items():
-            attempts = record["extra"].get("attempts")
-            if not attempts:
-                solved += record["passed"]
-                tokens += record["prompt_tokens"] + record["completion_tokens"]
-                continue
-            used = candidates_used(attempts, budget)
-            kept = max(i for i in range(used) if attempts[i]["accepted"])
-            solved += hidden_passes(record, problems[task_id], cache)[kept]
-            tokens += sum(a["tokens"] for a in attempts[:used])
-        label = f"{budget:g}" if budget else "0 (one sample a round)"
+        ran = sum(r["passed"] for r in records.values())
+        spent = sum(r["prompt_tokens"] + r["completion_tokens"] for r in records.values())
+        print("| replay | solved | tokens | x one-shot |\n|---|---|---|---|")
+        print(f"| as run | {ran}/{len(records)} | {spent} | {spent / oneshot:.2f} |")
+        rows = [("without the second samples", without_second_samples)]
+    else:
+        print("| budget (x draft) | solved | tokens | x one-shot |\n|---|---|---|---|")
+    for label, pick in rows:
+        solved, tokens = replay(records, problems, cache, pick)
         print(f"| {label} | {solved}/{len(records)} | {tokens} | {tokens / oneshot:.2f} |")
     cache_file.write_text(json.dumps(cache), encoding="utf-8")
 
