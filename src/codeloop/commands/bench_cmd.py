@@ -161,7 +161,8 @@ def mbpp(data: str = typer.Option(..., "--data", help="sanitized-mbpp.json path.
          resume: bool = RESUME_OPT, as_json: bool = JSON_OPT,
          timeout: float = TIMEOUT_OPT, max_refinements: int | None = REFINE_OPT,
          max_tokens: int | None = TOKENS_OPT, samples_per_round: int | None = SAMPLES_OPT,
-         seed: int | None = SEED_OPT, executor: str = EXECUTOR_OPT, ray_address: str | None = RAY_ADDRESS_OPT) -> None:
+         seed: int | None = SEED_OPT, executor: str = EXECUTOR_OPT,
+         ray_address: str | None = RAY_ADDRESS_OPT) -> None:
     """MBPP sanitized, test split (task ids 11-510); the first test is shown as the example."""
     _run("mbpp", data, strategy, model, out, limit, ids, workers, resume, as_json,
          timeout, _knobs(max_refinements, max_tokens, samples_per_round, seed), executor,

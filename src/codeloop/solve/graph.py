@@ -31,7 +31,6 @@ from codeloop.solve.crosscheck import crosscheck, needs_crosscheck
 from codeloop.solve.generation import generate
 from codeloop.solve.planning import plan
 from codeloop.solve.refinement import refine
-from codeloop.solve.rounds import another_sample_in_round
 from codeloop.solve.stage import SolveContext, solve_node
 from codeloop.solve.state import CORRECT, SolveState
 from codeloop.solve.verify import review
@@ -48,7 +47,7 @@ def after_review(state: SolveState, ctx: SolveContext
         return "crosscheck" if ctx.crosscheck and needs_crosscheck(state) else "__end__"
     if state["candidate_strategy"] == "draft":
         return "planning"
-    if another_sample_in_round(state, ctx.samples_per_round, ctx.sample_budget):
+    if ctx.another_sample(state):
         return "refinement"
     if state["refinement_count"] >= state["max_refinements"]:
         return "__end__"

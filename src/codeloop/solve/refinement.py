@@ -8,8 +8,9 @@ wrong code in a chat). Two tactics:
             plain prompt (the answer would be the draft again).
   sample    the task with the concrete failures of the best code so far ("f(2) returned 5,
             expected 4"), at the prompt file's temperature, so every round is a new try.
-A round may draw a second sample when its first fails (rounds.py). Review keeps whichever
-candidate passes more of the task's examples, so a round can never make the result worse. Why not a repair prompt holding the wrong code: see
+With `samples_per_round=2` a round may draw a second sample when its first fails
+(rounds.py). Review keeps whichever candidate passes more of the task's examples, so a round
+can never make the result worse. Why not a repair prompt holding the wrong code: see
 prompts/refinement.yaml (it fixed 2 of 37 failures where fresh samples fixed about 8).
 """
 
@@ -18,7 +19,6 @@ from __future__ import annotations
 from codeloop.jobs.prompts import load_prompt
 from codeloop.jobs.stage import StageOutput
 from codeloop.jobs.usage import UsageRecord
-from codeloop.solve.rounds import another_sample_in_round
 from codeloop.solve.stage import PROMPTS, SolveContext, ask_code
 from codeloop.solve.state import SolveState, Strategy
 from codeloop.solve.verify import failure_note
@@ -47,7 +47,7 @@ def refine(state: SolveState, ctx: SolveContext, usage: UsageRecord) -> StageOut
     shown = f"[{label}]\n" + (code if code is not None
                               else f"(no usable code in the reply)\n{reply.text[:400]}")
     # The round's second sample (rounds.py) belongs to the round already counted.
-    same_round = another_sample_in_round(state, ctx.samples_per_round, ctx.sample_budget)
+    same_round = ctx.another_sample(state)
     update = {"candidate": code, "candidate_strategy": tactic,
               "refinement_count": state["refinement_count"] + (0 if same_round else 1)}
     return StageOutput(update, shown, ok=code is not None)

@@ -46,6 +46,10 @@ class SolveContext(StageContext[Task]):
     crosscheck: bool = False  # untested code: the unused rounds buy samples compared on calls
     samples_per_round: int = SAMPLES_PER_ROUND  # a failing sample may be followed in its round
     sample_budget: float = SAMPLE_BUDGET  # ... while the task spent < this x its draft's tokens
+
+    def another_sample(self, state: SolveState) -> bool:
+        """After a failing sample: the round draws another one (rounds.py)."""
+        return another_sample_in_round(state, self.samples_per_round, self.sample_budget)
     sandbox_timeout: float = 10.0
     unsafe_no_sandbox: bool = False  # the command's setting, passed down (never re-read)
 
@@ -106,7 +110,7 @@ def solution(reply: str, task: Task) -> str | None:
 
 def _detail(stage: str, state: SolveState, ctx: SolveContext) -> str:
     if stage == "refinement":
-        if another_sample_in_round(state, ctx.samples_per_round, ctx.sample_budget):
+        if ctx.another_sample(state):
             return (f"round {state['refinement_count']} of {state['max_refinements']}, "
                     f"sample {samples_in_round(state) + 1}")
         return f"round {state['refinement_count'] + 1} of {state['max_refinements']}"
