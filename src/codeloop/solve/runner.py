@@ -16,9 +16,10 @@ from codeloop.docstring_examples.parse import task_assertions
 from codeloop.events import Error, EventBus
 from codeloop.jobs.usage import UsageRecord, per_stage
 from codeloop.llm.base import LLM, LLMError
+from codeloop.solve.edges import edge_calls
 from codeloop.solve.execute import narrow_test_source, read_test_file
 from codeloop.solve.extract import join_program
-from codeloop.solve.rounds import SAMPLES_PER_ROUND
+from codeloop.solve.rounds import EDGE_ROUNDS, SAMPLES_PER_ROUND
 from codeloop.solve.stage import SolveContext
 from codeloop.solve.state import CORRECT, SolveState, initial_state
 from codeloop.solve.tasks import Task
@@ -82,6 +83,7 @@ def solve_task(
     crosscheck: bool = False,
     samples_per_round: int = SAMPLES_PER_ROUND,
     seed: int | None = None,
+    edge_checks: bool = True,
 ) -> SolveResult:
     """Run the five stages on `task`. `stream` emits Token events while the model writes;
     `checkpointer` (e.g. RunStore.checkpointer()) persists the state after every stage;
@@ -93,7 +95,10 @@ def solve_task(
     compared with independent samples on calls the model proposes (solve/crosscheck.py);
     `samples_per_round`: a round's samples at most, the second one only within the task's
     token budget (solve/rounds.py); `seed`: the sampled calls draw the same replies on every
-    run of the task with this seed (None: fresh ones; greedy calls are the same anyway)."""
+    run of the task with this seed (None: fresh ones; greedy calls are the same anyway);
+    `edge_checks`: code that passes every test also runs on the examples' calls with an
+    argument made empty or cut to one item, and a crash there gets up to two rounds
+    (solve/edges.py)."""
     from codeloop.solve.graph import build_graph
 
     if max_refinements < 0:
@@ -104,10 +109,12 @@ def solve_task(
     if test_file is not None:
         test_source, _count = narrow_test_source(read_test_file(Path(test_file)), task.task_id)
     bus = bus or EventBus()
+    assertions = task_assertions(task.examples, task.docstring, task.entry_point, task.context,
+                                 params=[a.arg for a in task.signature_node().args.args])
     ctx = SolveContext(
         llm=llm, task=task, bus=bus, test_source=test_source, stream=stream,
-        assertions=task_assertions(task.examples, task.docstring, task.entry_point, task.context,
-                                   params=[a.arg for a in task.signature_node().args.args]),
+        assertions=assertions,
+        edge_calls=edge_calls(assertions, task.entry_point) if edge_checks else [],
         sandbox_timeout=sandbox_timeout, unsafe_no_sandbox=unsafe_no_sandbox,
         plan_in_generation=plan_in_generation,
         draft_first=draft_first,
@@ -116,7 +123,8 @@ def solve_task(
         seed=seed,
     )
     graph = build_graph(ctx, checkpointer=checkpointer)
-    config: dict[str, Any] = {"recursion_limit": 16 + 2 * max_refinements * samples_per_round}
+    config: dict[str, Any] = {"recursion_limit": 16 + 2 * max_refinements * samples_per_round
+                              + 2 * EDGE_ROUNDS}
     if checkpointer is not None:
         config["configurable"] = {"thread_id": thread_id or bus.run_id or task.task_id}
     state = initial_state(task, model=getattr(llm, "name", "?"), show_node_info=show_node_info,

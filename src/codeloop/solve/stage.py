@@ -5,7 +5,7 @@ of the calls after the draft."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from codeloop.jobs.extract import extract_code
@@ -24,6 +24,7 @@ from codeloop.solve.rounds import (
     SAMPLE_BUDGET,
     SAMPLES_PER_ROUND,
     another_sample_in_round,
+    edge_round_due,
     samples_in_round,
 )
 from codeloop.solve.state import SolveState
@@ -46,12 +47,19 @@ class SolveContext(StageContext[Task]):
     crosscheck: bool = False  # untested code: the unused rounds buy samples compared on calls
     samples_per_round: int = SAMPLES_PER_ROUND  # a failing sample may be followed in its round
     sample_budget: float = SAMPLE_BUDGET  # ... while the task spent < this x its draft's tokens
+    # Calls made from the examples with an empty or one-item argument (solve/edges.py): code
+    # that passes every test and crashes on one gets up to EDGE_ROUNDS rounds to fix it.
+    edge_calls: list[str] = field(default_factory=list)
+    sandbox_timeout: float = 10.0
+    unsafe_no_sandbox: bool = False  # the command's setting, passed down (never re-read)
 
     def another_sample(self, state: SolveState) -> bool:
         """After a failing sample: the round draws another one (rounds.py)."""
         return another_sample_in_round(state, self.samples_per_round, self.sample_budget)
-    sandbox_timeout: float = 10.0
-    unsafe_no_sandbox: bool = False  # the command's setting, passed down (never re-read)
+
+    def edge_round(self, state: SolveState) -> bool:
+        """Code that passes every test but crashes on an edge call: spend a round on it?"""
+        return edge_round_due(state, self.sample_budget)
 
 
 SolveStage = Callable[[SolveState, SolveContext, UsageRecord], StageOutput]

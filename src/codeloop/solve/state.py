@@ -17,7 +17,7 @@ CORRECT: Verdict = "Code is correct"
 HAS_ISSUES: Verdict = "Code has issues"
 
 StageName = Literal["analysis", "planning", "generation", "review", "refinement", "crosscheck"]
-Strategy = Literal["draft", "generation", "resample", "sample", "crosscheck"]
+Strategy = Literal["draft", "generation", "resample", "sample", "edge", "crosscheck"]
 
 
 class ExecSummary(TypedDict):
@@ -32,6 +32,10 @@ class ExecSummary(TypedDict):
     failures: list[str]  # concrete lines: "add(2, 2) returned 5, expected 4"
     signature_ok: bool
     signature_problem: str
+    # Code that passes every test, on the edge calls (solve/edges.py): what each returned
+    # ("value ...", "raises ...", "timeout") and the crashes told as lines. Empty otherwise.
+    edge_outcomes: list[str]
+    edge_failures: list[str]
 
 
 class Review(TypedDict):
@@ -81,7 +85,8 @@ class SolveState(TypedDict):
 
 def empty_exec() -> ExecSummary:
     return ExecSummary(ran=False, passed=0, failed=0, total=0, all_passed=False, error="",
-                       failures=[], signature_ok=False, signature_problem="")
+                       failures=[], signature_ok=False, signature_problem="",
+                       edge_outcomes=[], edge_failures=[])
 
 
 def initial_state(task: Task, *, model: str, show_node_info: bool = False,

@@ -18,7 +18,9 @@ from codeloop.events import TestResult
 from codeloop.jobs.stage import StageOutput
 from codeloop.jobs.usage import UsageRecord
 from codeloop.solve.checks import static_findings
-from codeloop.solve.execute import run_tests
+from codeloop.solve.edges import EDGE_TIMEOUT, crash_lines, keeps_values
+from codeloop.solve.execute import run_calls, run_tests
+from codeloop.solve.probes import outcome
 from codeloop.solve.extract import check_signature, empty_function, join_program
 from codeloop.solve.mismatch import with_remark
 from codeloop.solve.stage import SolveContext
@@ -37,6 +39,8 @@ EMPTY = "has no implementation: its body is only a docstring, `pass` or `...`"
 UNTESTED = ("untested: the task has no examples and no test file, so nothing checked what "
             "the function returns (it loads and its signature matches); add examples or "
             "--test-file to have it tested")
+EDGE_WARNING = ("passes every test but crashes on inputs made from the examples (empty or "
+                "one-item arguments; the description may exclude them)")
 MAX_FAILURE_LINES = 1  # what was measured; more lines cost prefill and distract a small model
 
 
@@ -57,13 +61,37 @@ def execute_candidate(code: str | None, ctx: SolveContext) -> ExecSummary:
         # Its failures would all read "returned None": say what is missing instead.
         summary["error"] = f"the function `{ctx.task.entry_point}` {EMPTY}"
         summary["failures"] = []
+    if summary["all_passed"] and ctx.edge_calls:
+        run_edges(code, summary, ctx)
     return summary
 
 
-def score(summary: ExecSummary) -> tuple[int, int, int, int]:
-    """Orders candidates: tests passed first, then loading, then the signature."""
+def run_edges(code: str, summary: ExecSummary, ctx: SolveContext) -> None:
+    """Code that passes every test, on the edge calls (solve/edges.py)."""
+    results = run_calls(join_program(ctx.task.context, code), ctx.edge_calls,
+                        timeout=EDGE_TIMEOUT, entry_point=ctx.task.entry_point,
+                        unsafe_no_sandbox=ctx.unsafe_no_sandbox)
+    if results is not None:
+        summary["edge_outcomes"] = [outcome(kind, message) for kind, message in results]
+        summary["edge_failures"] = crash_lines(ctx.edge_calls, results, code)
+
+
+def score(summary: ExecSummary) -> tuple[int, int, int, int, int]:
+    """Orders candidates: tests passed first, then loading, then the signature, then the
+    fewest crashes on edge calls."""
     return (int(summary["ran"]), summary["passed"], int(not summary["error"]),
-            int(summary["signature_ok"]))
+            int(summary["signature_ok"]), -len(summary.get("edge_failures", [])))
+
+
+def better(new: ExecSummary, old: ExecSummary) -> bool:
+    """Does the new candidate replace the current code? It must score higher; between two
+    that pass every test, the one with fewer crashes must also return what the current
+    code returned wherever that returned a value (a fix of a crash, nothing else)."""
+    if score(new) <= score(old):
+        return False
+    if new["all_passed"] and old["all_passed"] and score(new)[:4] == score(old)[:4]:
+        return keeps_values(old.get("edge_outcomes", []), new.get("edge_outcomes", []))
+    return True
 
 
 def judge(summary: ExecSummary) -> Review:
@@ -91,9 +119,12 @@ def feedback_text(summary: ExecSummary) -> str:
 def failure_note(state: SolveState) -> str:
     """The best code's first failing check(s), concrete cases first ("f(2) returned 5,
     expected 4", with what differs named: solve/mismatch.py); a load error or a signature
-    problem when no case ran."""
+    problem when no case ran; for code that passes every test, its crash on an edge call."""
     summary = state["exec_result"]
-    lines = summary["failures"] or feedback_text(summary).splitlines()
+    if summary["all_passed"] and summary.get("edge_failures"):
+        lines = summary["edge_failures"]
+    else:
+        lines = summary["failures"] or feedback_text(summary).splitlines()
     return "; ".join(with_remark(line) for line in lines[:MAX_FAILURE_LINES])
 
 
@@ -113,7 +144,7 @@ def review(state: SolveState, ctx: SolveContext, usage: UsageRecord) -> StageOut
     ctx.bus.emit(TestResult(passed=summary["passed"], failed=summary["failed"],
                             errors=int(bool(summary["error"])), details=summary["failures"]))
     first = not state["attempts"]
-    accepted = first or score(summary) > score(state["exec_result"])
+    accepted = first or better(summary, state["exec_result"])
     attempt = Candidate(round=state["refinement_count"], strategy=state["candidate_strategy"],
                         code=candidate, passed=summary["passed"], total=summary["total"],
                         accepted=accepted, feedback=feedback_text(summary),
@@ -141,6 +172,8 @@ def assess(code: str, summary: ExecSummary, ctx: SolveContext) -> dict:
         verdict["warnings"] = static_findings(code, ctx.task.context)
     if verdict["verdict"] == CORRECT and not summary["total"]:
         verdict["warnings"].insert(0, UNTESTED)
+    if summary.get("edge_failures"):
+        verdict["warnings"].insert(0, f"{EDGE_WARNING}: {'; '.join(summary['edge_failures'])}")
     metrics = compute_metrics(join_program(ctx.task.context, code)).model_dump() if code else {}
     return {"code": code, "exec_result": summary, "review": verdict, "quality_metrics": metrics}
 
