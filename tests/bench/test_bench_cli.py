@@ -99,6 +99,8 @@ def test_samples_per_round_reaches_the_pipeline_and_the_run_record(cli, tmp_path
     default, options = attempts()
     assert default == ["draft", "generation", "sample", "sample", "sample"]
     assert "samples_per_round" not in options
+    _, options = attempts("--no-edge-checks")
+    assert options["edge_checks"] is False
 
 
 def test_strategies_are_listed(cli):

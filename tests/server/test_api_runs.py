@@ -75,6 +75,19 @@ def test_solve_params_reach_the_pipeline(tmp_path):
         result = wait_status(client, run_id, {"passed"})["result"]
         assert "3 of 4 candidates written independently return the same on 2 call(s)" \
             in result["review"]["warnings"][0]
+        # edge_checks: on by default; off, code that crashes on an empty input is kept as is
+        last = {"signature": "def last_word(text: str) -> str",
+                "docstring": "The last word of text ('' when there is none).",
+                "examples": "last_word('a b') == 'b'"}
+        crashes = "```python\ndef last_word(text: str) -> str:\n    return text.split()[-1]\n```"
+        fixed = ("```python\ndef last_word(text: str) -> str:\n    words = text.split()\n"
+                 "    return words[-1] if words else ''\n```")
+        for checks, expected in ((True, ["draft", "edge"]), (False, ["draft"])):
+            script = write_script(tmp_path, [crashes, fixed], f"edges-{checks}.yaml")
+            run_id = start(client, "solve", {"task": last, "model": script,
+                                             "edge_checks": checks})
+            result = wait_status(client, run_id, {"passed"})["result"]
+            assert [a["strategy"] for a in result["attempts"]] == expected
 
 
 def test_errors_are_json_with_the_right_status(tmp_path):

@@ -64,6 +64,8 @@ def test_a_crash_on_an_edge_call_buys_a_sample_told_it_and_the_fix_is_kept(last_
     assert [(a["strategy"], a["accepted"]) for a in r.result.attempts] == [
         ("draft", True), ("edge", True)]
     assert "last_word('') raised IndexError" in r.prompts()[1]
+    details = [e.detail for e in r.recorder.of_type("stage_start") if e.stage == "refinement"]
+    assert details == ["round 1 of 3: the code passes its tests and crashes on an edge input"]
     assert r.result.refinement_count == 1 and r.llm.remaining == 0
     assert not any(EDGE_WARNING in w for w in r.result.review["warnings"])
 
@@ -78,6 +80,8 @@ def test_a_fix_that_changes_other_values_is_refused_and_the_warning_stays(last_t
     assert r.result.verdict == CORRECT and "split()[-1]" in r.result.code
     warning = next(w for w in r.result.review["warnings"] if EDGE_WARNING in w)
     assert "last_word('') raised IndexError" in warning
+    assert r.result.attempts[0]["feedback"].splitlines() == [
+        "all tests passed", "edge: last_word('') raised IndexError: list index out of range"]
 
 
 def test_edge_checks_can_be_switched_off(last_task, run):

@@ -176,3 +176,26 @@ def test_unreachable_backend_fails_fast_naming_it(cli, tmp_path, monkeypatch):
     assert result.exit_code == 2
     out = " ".join(result.output.split())
     assert "127.0.0.1:9" in out and "Traceback" not in out
+
+
+def test_edge_checks_are_on_by_default_and_can_be_switched_off(cli, tmp_path):
+    task = {"task_id": "last_word", "signature": "def last_word(text: str) -> str",
+            "docstring": "The last word of text ('' when there is none).",
+            "examples": "last_word('a b') == 'b'"}
+    crashes = "```python\ndef last_word(text: str) -> str:\n    return text.split()[-1]\n```"
+    fixed = ("```python\ndef last_word(text: str) -> str:\n    words = text.split()\n"
+             "    return words[-1] if words else ''\n```")
+
+    def run(*options: str) -> dict:
+        result = cli("--task-file", _tasks(tmp_path, [task]), "--json",
+                     "--store", str(tmp_path / "r.sqlite"),
+                     "--model", _script(tmp_path, [crashes, fixed]), *options)
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout)
+
+    checked = run()
+    assert [a["strategy"] for a in checked["attempts"]] == ["draft", "edge"]
+    assert "if words else ''" in checked["code"]
+    unchecked = run("--no-edge-checks")
+    assert [a["strategy"] for a in unchecked["attempts"]] == ["draft"]
+    assert "split()[-1]" in unchecked["code"]

@@ -61,6 +61,10 @@ def solve(
     seed: int = typer.Option(None, "--seed", min=0,
                              help="Draw the sampled rounds from this seed: the same task, "
                              "model and seed give the same run (default: fresh samples)."),
+    edge_checks: bool = typer.Option(
+        True, "--edge-checks/--no-edge-checks",
+        help="Run code that passes its tests on the examples' calls with an argument made "
+        "empty or cut to one item; a crash there gets up to two rounds (default: on)."),
     plan_first: bool = typer.Option(False, "--plan-first",
                                     help="Run analysis and planning before any code, "
                                     "even for a task whose first draft would pass."),
@@ -119,7 +123,8 @@ def solve(
                         unsafe_no_sandbox=settings.unsafe_no_sandbox,
                         checkpointer=run_store.checkpointer(), thread_id=run.id,
                         draft_first=not plan_first, crosscheck=crosscheck,
-                        samples_per_round=samples_per_round, seed=seed)
+                        samples_per_round=samples_per_round, seed=seed,
+                        edge_checks=edge_checks)
                     run.finish("passed" if result.passed else "failed",
                                result.model_dump())
             except (LLMError, TestFileError) as exc:

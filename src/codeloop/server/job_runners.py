@@ -86,7 +86,8 @@ def solve_launch(ctx: JobContext, params: SolveParams) -> Launch:
                 unsafe_no_sandbox=ctx.settings.unsafe_no_sandbox,
                 checkpointer=ctx.store.checkpointer(), thread_id=run.id,
                 draft_first=not params.plan_first, crosscheck=params.crosscheck,
-                samples_per_round=params.samples_per_round, seed=params.seed)
+                samples_per_round=params.samples_per_round, seed=params.seed,
+                edge_checks=params.edge_checks)
             run.finish("passed" if result.passed else "failed", result.model_dump())
 
     return Launch("solve", work)

@@ -37,6 +37,7 @@ class SolveParams(BaseModel):
     seed: int | None = Field(None, ge=0, le=2**32 - 1)  # codeloop solve --seed
     plan_first: bool = False
     crosscheck: bool = False  # untested code compared with samples (codeloop solve --crosscheck)
+    edge_checks: bool = True  # crashes on empty/one-item inputs (codeloop solve --no-edge-checks)
 
 
 class AgentParams(BaseModel):

@@ -118,6 +118,9 @@ def solution(reply: str, task: Task) -> str | None:
 
 def _detail(stage: str, state: SolveState, ctx: SolveContext) -> str:
     if stage == "refinement":
+        if ctx.edge_round(state):
+            return (f"round {state['refinement_count'] + 1} of {state['max_refinements']}: "
+                    "the code passes its tests and crashes on an edge input")
         if ctx.another_sample(state):
             return (f"round {state['refinement_count']} of {state['max_refinements']}, "
                     f"sample {samples_in_round(state) + 1}")

@@ -20,9 +20,9 @@ from codeloop.jobs.usage import UsageRecord
 from codeloop.solve.checks import static_findings
 from codeloop.solve.edges import EDGE_TIMEOUT, crash_lines, keeps_values
 from codeloop.solve.execute import run_calls, run_tests
-from codeloop.solve.probes import outcome
 from codeloop.solve.extract import check_signature, empty_function, join_program
 from codeloop.solve.mismatch import with_remark
+from codeloop.solve.probes import outcome
 from codeloop.solve.stage import SolveContext
 from codeloop.solve.state import (
     CORRECT,
@@ -113,7 +113,10 @@ def judge(summary: ExecSummary) -> Review:
 
 
 def feedback_text(summary: ExecSummary) -> str:
-    return "\n".join(judge(summary)["issues"]) or "all tests passed"
+    """What a candidate's record says of it: its failures, or that every test passed (and
+    then its crashes on edge calls, one a line)."""
+    crashes = [f"edge: {line}" for line in summary.get("edge_failures", [])]
+    return "\n".join(judge(summary)["issues"]) or "\n".join(["all tests passed", *crashes])
 
 
 def failure_note(state: SolveState) -> str:
