@@ -48,6 +48,9 @@ def test_crashes_are_told_and_deliberate_refusals_are_not():
                ("timeout", "timed out after 3s"), ("fail", "(1,) returned 1, expected ()")]
     assert crash_lines(["f([])", "f([1])", "f('')", "f('a')"], results, code) == [
         "f([1]) raised IndexError: list index out of range", "f('') did not return (timed out after 3s)"]
+    # the message is the candidate's to make long: what is told of it is cut
+    [line] = crash_lines(["f([])"], [("error", "KeyError: " + "x" * 10_000)], "")
+    assert line.startswith("f([]) raised KeyError: xxx") and len(line) < 230
 
 
 def test_keeps_values_compares_only_where_the_old_code_returned_a_value():

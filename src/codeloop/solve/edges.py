@@ -25,6 +25,7 @@ from codeloop.docstring_examples.named import is_literal
 
 MAX_EDGE_CALLS = 6
 EDGE_TIMEOUT = 3.0  # seconds a call: an edge input that loops costs this
+MESSAGE_CHARS = 200  # of an exception's message: the candidate's text, told to the model
 _COLLECTIONS = (str, list, tuple, dict, set, frozenset, bytes)
 
 
@@ -96,7 +97,8 @@ def crash_lines(calls: list[str], results: list[tuple[str, str]], code: str) -> 
     timed out; `results` holds (kind, message) per call, as the harness reported them."""
     refused = deliberate_raises(code)
     lines = []
-    for call, (kind, message) in zip(calls, results, strict=True):
+    for call, (kind, text) in zip(calls, results, strict=True):
+        message = text if len(text) <= MESSAGE_CHARS else text[:MESSAGE_CHARS - 3] + "..."
         if kind == "timeout":
             lines.append(f"{call} did not return ({message})")
         elif kind == "error" and message.split(":", 1)[0].strip() not in refused:

@@ -1,0 +1,72 @@
+"""What solve's edge rounds (solve/edges.py) did in a pipeline run, read from its own records.
+
+Edge rounds are always a problem's last candidates: they come only once the code passes
+every example, and after them the run ends. So the same run without them is exact: the code
+kept before the first edge round, and the tokens spent before it. With one edge round at
+most: the first edge candidate drawn, the second dropped. Candidates are scored on the
+hidden tests with stop_rules.py's cache (for measuring only).
+
+    python benchmarks/edge_rounds.py RUN_DIR --oneshot ONESHOT_DIR
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from sample_budget import Pick, replay
+from stop_rules import hidden_passes, load_records
+
+from codeloop.bench.datasets import load_dataset
+
+
+def edge_rounds_at_most(limit: int) -> Pick:
+    def pick(attempts: list[dict]) -> tuple[list[int], int]:
+        drawn, edges = [], 0
+        for i, attempt in enumerate(attempts):
+            if attempt["strategy"] == "edge":
+                edges += 1
+                if edges > limit:
+                    continue
+            drawn.append(i)
+        return drawn, max(i for i in drawn if attempts[i]["accepted"])
+    return pick
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("run_dir", type=Path)
+    parser.add_argument("--oneshot", type=Path, required=True)
+    args = parser.parse_args()
+    meta = json.loads((args.run_dir / "run.json").read_text(encoding="utf-8"))
+    problems = {p.task_id: p for p in load_dataset(meta["dataset"], meta["data_path"])}
+    records = load_records(args.run_dir)
+    oneshot = sum(r["prompt_tokens"] + r["completion_tokens"]
+                  for r in load_records(args.oneshot).values())
+    cache_file = args.run_dir / "attempt_scores.json"
+    cache = json.loads(cache_file.read_text()) if cache_file.exists() else {}
+
+    print("| problem | edge candidates (kept?) | right before | right after | edge tokens |")
+    print("|---|---|---|---|---|")
+    for task_id, record in records.items():
+        attempts = record["extra"].get("attempts") or []
+        edges = [i for i, a in enumerate(attempts) if a["strategy"] == "edge"]
+        if not edges:
+            continue
+        hidden = hidden_passes(record, problems[task_id], cache)
+        before = max(i for i in range(edges[0]) if attempts[i]["accepted"])
+        after = max(i for i in range(len(attempts)) if attempts[i]["accepted"])
+        kept = ", ".join("yes" if attempts[i]["accepted"] else "no" for i in edges)
+        print(f"| {task_id} | {len(edges)} ({kept}) | {hidden[before]} | {hidden[after]} "
+              f"| {sum(attempts[i]['tokens'] for i in edges)} |")
+
+    print("\n| edge rounds at most | solved | tokens | x one-shot |\n|---|---|---|---|")
+    for limit in (0, 1, 2):
+        solved, tokens = replay(records, problems, cache, edge_rounds_at_most(limit))
+        print(f"| {limit} | {solved}/{len(records)} | {tokens} | {tokens / oneshot:.2f} |")
+    cache_file.write_text(json.dumps(cache), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
