@@ -12,13 +12,10 @@ hidden tests with stop_rules.py's cache (for measuring only).
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
-from sample_budget import Pick, replay
-from stop_rules import hidden_passes, load_records
-
-from codeloop.bench.datasets import load_dataset
+from sample_budget import Pick, replay, replay_inputs, save_cache
+from stop_rules import hidden_passes
 
 
 def edge_rounds_at_most(limit: int) -> Pick:
@@ -39,13 +36,7 @@ def main() -> None:
     parser.add_argument("run_dir", type=Path)
     parser.add_argument("--oneshot", type=Path, required=True)
     args = parser.parse_args()
-    meta = json.loads((args.run_dir / "run.json").read_text(encoding="utf-8"))
-    problems = {p.task_id: p for p in load_dataset(meta["dataset"], meta["data_path"])}
-    records = load_records(args.run_dir)
-    oneshot = sum(r["prompt_tokens"] + r["completion_tokens"]
-                  for r in load_records(args.oneshot).values())
-    cache_file = args.run_dir / "attempt_scores.json"
-    cache = json.loads(cache_file.read_text()) if cache_file.exists() else {}
+    problems, records, oneshot, cache = replay_inputs(args.run_dir, args.oneshot)
 
     print("| problem | edge candidates (kept?) | right before | right after | edge tokens |")
     print("|---|---|---|---|---|")
@@ -65,7 +56,7 @@ def main() -> None:
     for limit in (0, 1, 2):
         solved, tokens = replay(records, problems, cache, edge_rounds_at_most(limit))
         print(f"| {limit} | {solved}/{len(records)} | {tokens} | {tokens / oneshot:.2f} |")
-    cache_file.write_text(json.dumps(cache), encoding="utf-8")
+    save_cache(args.run_dir, cache)
 
 
 if __name__ == "__main__":

@@ -55,6 +55,7 @@ def candidates_used(attempts: list[dict], budget: float, rounds: int = 3,
 
 
 Pick = Callable[[list[dict]], tuple[list[int], int]]  # candidates drawn, the one kept
+CACHE = "attempt_scores.json"
 
 
 def with_budget(budget: float) -> Pick:
@@ -92,6 +93,22 @@ def replay(records: dict, problems: dict, cache: dict, pick: Pick) -> tuple[int,
     return solved, tokens
 
 
+def replay_inputs(run_dir: Path, oneshot_dir: Path) -> tuple[dict, dict, int, dict]:
+    """A run's problems and records, one-shot's tokens, and the run's cache of hidden-test
+    scores (attempt_scores.json, written back by save_cache)."""
+    meta = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
+    problems = {p.task_id: p for p in load_dataset(meta["dataset"], meta["data_path"])}
+    oneshot = sum(r["prompt_tokens"] + r["completion_tokens"]
+                  for r in load_records(oneshot_dir).values())
+    cache_file = run_dir / CACHE
+    cache = json.loads(cache_file.read_text()) if cache_file.exists() else {}
+    return problems, load_records(run_dir), oneshot, cache
+
+
+def save_cache(run_dir: Path, cache: dict) -> None:
+    (run_dir / CACHE).write_text(json.dumps(cache), encoding="utf-8")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("run_dir", type=Path)
@@ -99,13 +116,7 @@ def main() -> None:
     parser.add_argument("--budget", type=float, nargs="+", default=[0, 8, 9, 10])
     parser.add_argument("--drop-second", action="store_true")
     args = parser.parse_args()
-    meta = json.loads((args.run_dir / "run.json").read_text(encoding="utf-8"))
-    problems = {p.task_id: p for p in load_dataset(meta["dataset"], meta["data_path"])}
-    records = load_records(args.run_dir)
-    oneshot = sum(r["prompt_tokens"] + r["completion_tokens"]
-                  for r in load_records(args.oneshot).values())
-    cache_file = args.run_dir / "attempt_scores.json"
-    cache = json.loads(cache_file.read_text()) if cache_file.exists() else {}
+    problems, records, oneshot, cache = replay_inputs(args.run_dir, args.oneshot)
     rows: list[tuple[str, Pick]] = [
         (f"{b:g}" if b else "0 (one sample a round)", with_budget(b)) for b in args.budget]
     if args.drop_second:
@@ -119,7 +130,7 @@ def main() -> None:
     for label, pick in rows:
         solved, tokens = replay(records, problems, cache, pick)
         print(f"| {label} | {solved}/{len(records)} | {tokens} | {tokens / oneshot:.2f} |")
-    cache_file.write_text(json.dumps(cache), encoding="utf-8")
+    save_cache(args.run_dir, cache)
 
 
 if __name__ == "__main__":
