@@ -1,5 +1,5 @@
 """Edge calls (solve/edges.py): code that passes every example but crashes when an argument
-of an example is made empty or cut to one item gets up to two rounds told the crash; a new
+of an example is made empty or cut to one item gets a round told the crash; a new
 candidate replaces it only if it crashes less and returns the same values elsewhere."""
 
 from __future__ import annotations
@@ -74,12 +74,12 @@ def test_a_crash_on_an_edge_call_buys_a_sample_told_it_and_the_fix_is_kept(last_
 
 
 def test_a_fix_that_changes_other_values_is_refused_and_the_warning_stays(last_task, run):
-    r = run(last_task, [CRASHES, FIXED_BUT_OTHER, STILL_CRASHES, FIXED])
-    # both edge rounds spent, neither candidate kept: the first returns another value for
-    # last_word('a'), the second crashes as much; the third reply is never asked for
+    r = run(last_task, [CRASHES, FIXED_BUT_OTHER, FIXED])
+    # the edge round's candidate returns another value for last_word('a'): refused, and
+    # the one edge round is spent (the next reply is never asked for)
     assert [(a["strategy"], a["accepted"]) for a in r.result.attempts] == [
-        ("draft", True), ("edge", False), ("edge", False)]
-    assert EDGE_ROUNDS == 2 and r.llm.remaining == 1
+        ("draft", True), ("edge", False)]
+    assert EDGE_ROUNDS == 1 and r.llm.remaining == 1
     assert r.result.verdict == CORRECT and "split()[-1]" in r.result.code
     warning = next(w for w in r.result.review["warnings"] if EDGE_WARNING in w)
     assert "last_word('') raised IndexError" in warning
@@ -97,3 +97,10 @@ def test_no_edge_rounds_without_refinement_rounds(last_task, run):
     r = run(last_task, [CRASHES, FIXED], max_refinements=0)
     assert [a["strategy"] for a in r.result.attempts] == ["draft"]
     assert r.llm.remaining == 1
+
+
+def test_a_candidate_that_crashes_as_much_is_refused(last_task, run):
+    r = run(last_task, [CRASHES, STILL_CRASHES])
+    assert [(a["strategy"], a["accepted"]) for a in r.result.attempts] == [
+        ("draft", True), ("edge", False)]
+    assert "split()[-1]" in r.result.code and r.llm.remaining == 0

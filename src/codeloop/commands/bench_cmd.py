@@ -41,7 +41,7 @@ SEED_OPT = typer.Option(None, "--seed", min=0, help="pipeline: draw every proble
                         "rounds from this seed, so the run can be repeated (default: fresh).")
 EDGES_OPT = typer.Option(None, "--edge-checks/--no-edge-checks", help="pipeline: run code that "
                          "passes its examples on the examples' calls with an empty or one-item "
-                         "argument, and spend up to two rounds on a crash (default: on).")
+                         "argument, and spend a round on a crash (default: on).")
 
 
 def _split_ids(ids: list[str] | None) -> list[str] | None:

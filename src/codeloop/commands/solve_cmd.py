@@ -64,7 +64,7 @@ def solve(
     edge_checks: bool = typer.Option(
         True, "--edge-checks/--no-edge-checks",
         help="Run code that passes its tests on the examples' calls with an argument made "
-        "empty or cut to one item; a crash there gets up to two rounds (default: on)."),
+        "empty or cut to one item; a crash there gets a refinement round (default: on)."),
     plan_first: bool = typer.Option(False, "--plan-first",
                                     help="Run analysis and planning before any code, "
                                     "even for a task whose first draft would pass."),

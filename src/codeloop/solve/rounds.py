@@ -50,12 +50,15 @@ def another_sample_in_round(state: SolveState, samples_per_round: int, budget: f
     return 0 < drawn < samples_per_round and within_budget(state["attempts"], budget)
 
 
-EDGE_ROUNDS = 2  # rounds at most spent on crashes of code that passes every test
+# Rounds at most spent on crashes of code that passes every test. One: in a full HumanEval
+# run with two (benchmarks/results/humaneval-1.5b-pipeline-edges), every edge candidate kept
+# was a first one, and the second rounds cost about as many tokens as the first.
+EDGE_ROUNDS = 1
 
 
 def edge_round_due(state: SolveState, budget: float) -> bool:
     """Code that passes every test crashes on an edge call (solve/edges.py): draw a sample
-    told the crash, while rounds are left, fewer than EDGE_ROUNDS were spent on crashes and
+    told the crash, while rounds are left, fewer than EDGE_ROUNDS went to crashes and
     the task is within its token budget."""
     if not state["exec_result"].get("edge_failures"):
         return False

@@ -97,7 +97,7 @@ def solve_task(
     token budget (solve/rounds.py); `seed`: the sampled calls draw the same replies on every
     run of the task with this seed (None: fresh ones; greedy calls are the same anyway);
     `edge_checks`: code that passes every test also runs on the examples' calls with an
-    argument made empty or cut to one item, and a crash there gets up to two rounds
+    argument made empty or cut to one item, and a crash there gets a round
     (solve/edges.py)."""
     from codeloop.solve.graph import build_graph
 

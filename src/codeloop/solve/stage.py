@@ -48,7 +48,7 @@ class SolveContext(StageContext[Task]):
     samples_per_round: int = SAMPLES_PER_ROUND  # a failing sample may be followed in its round
     sample_budget: float = SAMPLE_BUDGET  # ... while the task spent < this x its draft's tokens
     # Calls made from the examples with an empty or one-item argument (solve/edges.py): code
-    # that passes every test and crashes on one gets up to EDGE_ROUNDS rounds to fix it.
+    # that passes every test and crashes on one gets EDGE_ROUNDS round(s) to fix it.
     edge_calls: list[str] = field(default_factory=list)
     sandbox_timeout: float = 10.0
     unsafe_no_sandbox: bool = False  # the command's setting, passed down (never re-read)
