@@ -110,6 +110,6 @@ def crash_lines(calls: list[str], results: list[tuple[str, str]], code: str) -> 
 def keeps_values(old: list[str], new: list[str]) -> bool:
     """Does the new code return what the old one did on every edge call where the old one
     returned a value? (`old`/`new`: outcomes per call, solve/probes.py: outcome.)"""
-    if len(old) != len(new):
+    if len(old) != len(new):  # the old code's edge run told nothing (it did not load)
         return not old
     return all(n == o for o, n in zip(old, new, strict=True) if o.startswith("value "))

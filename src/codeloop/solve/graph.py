@@ -42,7 +42,7 @@ def after_review(state: SolveState, ctx: SolveContext
                  ) -> Literal["planning", "refinement", "crosscheck", "__end__"]:
     """Stop when the code is correct or the refinement rounds are spent; a wrong draft
     goes to planning first; a round may draw a second sample (rounds.py); correct code
-    that crashes on an edge call gets a round or two to fix it (solve/edges.py); with
+    that crashes on an edge call gets a round to fix it (solve/edges.py); with
     `ctx.crosscheck`, correct code that no test checked is cross-checked."""
     if state["review"]["verdict"] == CORRECT:
         if ctx.edge_round(state):
