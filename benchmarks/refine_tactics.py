@@ -16,6 +16,8 @@ benchmark scores):
     python benchmarks/refine_tactics.py benchmarks/results/humaneval-1.5b-oneshot --samples 3 \
         --out runs/refine-tactics.jsonl
     python benchmarks/refine_tactics.py --summary benchmarks/results/refine-tactics/humaneval-1.5b.jsonl
+    python benchmarks/refine_tactics.py benchmarks/results/humaneval-1.5b-oneshot --tactics hinted \
+        --temperature 0.5 1.0 --samples 3 --ids HumanEval/26,... --out runs/stuck.jsonl
 
 The stored records (2026-11-23, 1.5B, 2 threads) were made on the one-shot run of
 2026-11-22 (benchmarks/results/humaneval-1.5b-oneshot as of commit a39d1b4, 117/164) with this
@@ -98,11 +100,12 @@ class Bench:
         return self.visible(code)["all_passed"], hidden
 
 
-def try_tactics(llm: LLM, bench: Bench, samples: int, temperature: float,
+def try_tactics(llm: LLM, bench: Bench, samples: int, temperatures: list[float],
                 tactics: list[str]) -> list[dict]:
     prompts = bench.prompts()
-    plan = [(t, temperature) for t in tactics if t != "repair" for _ in range(samples)]
-    plan += [("repair", 0.0), ("repair", temperature)] if "repair" in tactics else []
+    plan = [(t, temp) for t in tactics if t != "repair" for temp in temperatures
+            for _ in range(samples)]
+    plan += [("repair", 0.0), ("repair", temperatures[0])] if "repair" in tactics else []
     tries = []
     for tactic, temp in plan:
         reply = llm.complete([user(prompts[tactic])], max_tokens=MAX_TOKENS.get(tactic, 768),
@@ -114,15 +117,23 @@ def try_tactics(llm: LLM, bench: Bench, samples: int, temperature: float,
 
 
 def summarise(rows: list[dict]) -> str:
+    """Per tactic and temperature: tries, tries passing the examples, tries passing the
+    hidden tests, examples passed but hidden failed (what would end solve's rounds with a
+    wrong answer), problems with at least one hidden pass, tokens a try."""
     lines = [f"{len(rows)} problem(s) whose one-shot code fails its own examples",
-             "tactic              tries  pass examples  pass hidden  tokens/try"]
+             "tactic              tries  pass examples  pass hidden  examples only  problems"
+             "  tokens/try"]
     keys = sorted({(t["tactic"], t["temperature"]) for r in rows for t in r["tries"]})
     for tactic, temp in keys:
-        tries = [t for r in rows for t in r["tries"]
-                 if (t["tactic"], t["temperature"]) == (tactic, temp)]
+        def mine(row: dict) -> list[dict]:
+            return [t for t in row["tries"] if (t["tactic"], t["temperature"]) == (tactic, temp)]
+        tries = [t for r in rows for t in mine(r)]
+        won = sum(1 for r in rows if any(t["hidden"] for t in mine(r)))
         label = f"{tactic} @{temp}"
         lines.append(f"{label:<18}  {len(tries):>5}  {sum(t['visible'] for t in tries):>13}"
                      f"  {sum(t['hidden'] for t in tries):>11}"
+                     f"  {sum(t['visible'] and not t['hidden'] for t in tries):>13}"
+                     f"  {won:>8}"
                      f"  {sum(t['tokens'] for t in tries) / len(tries):>10.0f}")
     return "\n".join(lines)
 
@@ -134,7 +145,8 @@ def main() -> None:
     parser.add_argument("--summary", type=Path, help="only print the table of a records file")
     parser.add_argument("--model", default="local:qwen2.5-coder-1.5b")
     parser.add_argument("--samples", type=int, default=3, help="tries per sampled tactic")
-    parser.add_argument("--temperature", type=float, default=0.8)
+    parser.add_argument("--temperature", type=float, nargs="+", default=[0.8],
+                        help="each sampled tactic is tried at every one of these")
     parser.add_argument("--timeout", type=float, default=10.0)
     parser.add_argument("--out", type=Path, help="JSONL, appended per problem")
     parser.add_argument("--tactics", nargs="+", default=["sample", "hinted", "repair"],
