@@ -121,12 +121,12 @@ def summarise(rows: list[dict]) -> str:
     hidden tests, examples passed but hidden failed (what would end solve's rounds with a
     wrong answer), problems with at least one hidden pass, tokens a try."""
     lines = [f"{len(rows)} problem(s) whose one-shot code fails its own examples",
-             "tactic              tries  pass examples  pass hidden  examples only  problems"
-             "  tokens/try"]
+             ("tactic              tries  pass examples  pass hidden  examples only  problems"
+              "  tokens/try")]
     keys = sorted({(t["tactic"], t["temperature"]) for r in rows for t in r["tries"]})
     for tactic, temp in keys:
-        def mine(row: dict) -> list[dict]:
-            return [t for t in row["tries"] if (t["tactic"], t["temperature"]) == (tactic, temp)]
+        def mine(row: dict, key: tuple = (tactic, temp)) -> list[dict]:
+            return [t for t in row["tries"] if (t["tactic"], t["temperature"]) == key]
         tries = [t for r in rows for t in mine(r)]
         won = sum(1 for r in rows if any(t["hidden"] for t in mine(r)))
         label = f"{tactic} @{temp}"
