@@ -11,6 +11,7 @@ from solve_replies import ANALYSIS, HALF_WRONG, PLAN, RIGHT, WRONG
 
 from codeloop.jobs.prompts import load_prompt
 from codeloop.llm.base import BackendUnreachable, LLMError
+from codeloop.solve.rounds import STUCK_TEMPERATURE
 from codeloop.solve.stage import PROMPTS
 from codeloop.solve.state import CORRECT, HAS_ISSUES
 
@@ -89,7 +90,8 @@ def test_every_round_after_the_resample_is_a_new_sample(add_task, run):
     labels = [e.output.splitlines()[0] for e in r.recorder.of_type("stage_end")
               if e.stage == "refinement"]
     sampled = f"[sample at temperature {load_prompt(PROMPTS, 'refinement').temperature}]"
-    assert labels == ["[resample]", sampled, sampled]
+    # The first sample failed exactly as the code before it: the next one is drawn hotter.
+    assert labels == ["[resample]", sampled, f"[sample at temperature {STUCK_TEMPERATURE}]"]
     assert r.result.verdict == CORRECT and r.result.refinement_count == 3
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from solve_replies import PLAN, RIGHT, WRONG
 
-from codeloop.solve.rounds import within_budget
+from codeloop.solve.rounds import STUCK_TEMPERATURE, within_budget
 from codeloop.solve.state import CORRECT, HAS_ISSUES
 
 PLANNED = ["generation", "review", "planning", "generation", "review"]
@@ -32,7 +32,8 @@ def test_a_failing_sample_is_followed_by_a_second_in_its_round(add_task, run):
     assert r.result.refinement_count == 3 and r.result.verdict == HAS_ISSUES
     details = [e.detail for e in r.recorder.of_type("stage_start") if e.stage == "refinement"]
     assert details == ["round 1 of 3", "round 1 of 3, sample 2", "round 2 of 3", "round 3 of 3"]
-    assert all(t == 0.5 for t in r.llm.temperatures[3:])
+    # Every sample repeats the draft's failure: after the first, samples are drawn hotter.
+    assert r.llm.temperatures[3:] == [0.5] + [STUCK_TEMPERATURE] * 3
     assert r.llm.remaining == 5
 
 
@@ -67,6 +68,28 @@ def test_one_sample_a_round_is_the_default(add_task, run):
     assert _strategies_and_rounds(r.result) == [
         ("draft", 0), ("generation", 0), ("sample", 1), ("sample", 2), ("sample", 3)]
     assert r.llm.remaining == 2
+
+
+MINUS = "```python\ndef add(a: int, b: int) -> int:\n    return a - b\n```"  # add(-1, 1) == -2
+
+
+def test_a_sample_that_repeats_an_earlier_failure_makes_the_later_samples_hotter(add_task, run):
+    # The planned generation repeats the draft's failure: not a stuck sample, the first
+    # sample is drawn at the prompt's temperature. It fails as the draft did: stuck.
+    r = run(add_task, [WRONG, PLAN, WRONG, WRONG, WRONG, RIGHT])
+    assert r.llm.temperatures[:3] == [0.0, 0.0, 0.0]
+    assert r.llm.temperatures[3:] == [0.5, STUCK_TEMPERATURE, STUCK_TEMPERATURE]
+    assert r.result.verdict == CORRECT and r.result.refinement_count == 3
+    labels = [e.output.splitlines()[0] for e in r.recorder.of_type("stage_end")
+              if e.stage == "refinement"]
+    assert labels[-1] == f"[sample at temperature {STUCK_TEMPERATURE}]"
+
+
+def test_samples_that_fail_somewhere_new_stay_at_the_prompt_temperature(add_task, run):
+    # HALF fails add(-1, 1) with 1, MINUS with -2: each a new first failure.
+    r = run(add_task, [WRONG, PLAN, WRONG, HALF, MINUS, RIGHT])
+    assert r.llm.temperatures[3:] == [0.5, 0.5, 0.5]
+    assert r.result.verdict == CORRECT
 
 
 def test_no_refinement_rounds_means_no_samples_at_all(add_task, run):

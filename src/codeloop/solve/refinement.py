@@ -7,7 +7,8 @@ wrong code in a chat). Two tactics:
             makes. Used once, first, and never when generation already drafted from the
             plain prompt (the answer would be the draft again).
   sample    the task with the concrete failures of the best code so far ("f(2) returned 5,
-            expected 4"), at the prompt file's temperature, so every round is a new try.
+            expected 4"), at the prompt file's temperature, so every round is a new try;
+            once a sample has repeated an earlier failure exactly, hotter (rounds.py).
   edge      the sample's prompt told a crash of code that passes every test ("f('')
             raised IndexError: ..."): solve/edges.py; review keeps the new code only if it
             fixes a crash and returns the same values elsewhere.
@@ -19,9 +20,12 @@ prompts/refinement.yaml (it fixed 2 of 37 failures where fresh samples fixed abo
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from codeloop.jobs.prompts import load_prompt
 from codeloop.jobs.stage import StageOutput
 from codeloop.jobs.usage import UsageRecord
+from codeloop.solve.rounds import STUCK_TEMPERATURE, stuck
 from codeloop.solve.stage import PROMPTS, SolveContext, ask_code
 from codeloop.solve.state import CORRECT, SolveState, Strategy
 from codeloop.solve.verify import failure_note
@@ -46,6 +50,8 @@ def refine(state: SolveState, ctx: SolveContext, usage: UsageRecord) -> StageOut
         messages = spec.messages(source=source, plan="")
     else:
         spec = load_prompt(PROMPTS, "refinement")
+        if tactic == "sample" and stuck(state["attempts"]):
+            spec = replace(spec, temperature=STUCK_TEMPERATURE)
         messages = spec.messages(source=source, failures=failure_note(state))
     reply, code = ask_code(ctx, usage, "refinement", messages, spec, end_at_block=True)
     label = tactic if spec.temperature == 0.0 else f"{tactic} at temperature {spec.temperature}"
