@@ -28,13 +28,10 @@ from codeloop.bench.program import build_program
 from codeloop.bench.scoring import score
 from codeloop.bench.task_builder import task_for
 from codeloop.solve.extract import join_program
+from codeloop.solve.rounds import first_failure  # solve's own test for a stuck sample
 
 Attempts = list[dict]
 Rule = Callable[[Attempts], bool]  # True: stop after the last of these candidates
-
-
-def first_failure(attempt: dict) -> str:
-    return (attempt.get("feedback") or "").splitlines()[0] if attempt.get("feedback") else ""
 
 
 def never(attempts: Attempts) -> bool:
@@ -47,10 +44,7 @@ def max_candidates(n: int) -> Rule:
 
 def repeated_failure(attempts: Attempts) -> bool:
     """The newest candidate fails the first failing case exactly as an earlier one did."""
-    last = attempts[-1]
-    if last["passed"] == last["total"] and last["total"]:
-        return False
-    line = first_failure(last)
+    line = first_failure(attempts[-1])
     return bool(line) and any(first_failure(a) == line for a in attempts[:-1])
 
 
