@@ -109,3 +109,28 @@ def test_a_composed_run_takes_the_subset_s_records_and_says_so(composer, tmp_pat
     with pytest.raises(SystemExit, match="lacks: Z"):
         composer.compose(tmp_path / "full", tmp_path / "odd", tmp_path / "out2")
     assert not (tmp_path / "out2").exists()
+
+
+@pytest.fixture(scope="module")
+def stuck_samples():
+    sys.path.insert(0, str(BENCHMARKS))  # it imports its sibling scripts by name
+    yield _load("stuck_samples")
+    sys.path.remove(str(BENCHMARKS))
+    for name in ("stuck_samples", "sample_budget", "stop_rules"):
+        sys.modules.pop(name, None)
+
+
+def test_hot_samples_are_the_ones_drawn_after_a_sample_repeated_a_failure(stuck_samples):
+    draft = dict(_attempt(0, accepted=True, feedback="f(1) returned 2, expected 3"),
+                 strategy="draft")
+    other = _attempt(0, accepted=False, feedback="f(1) returned 4, expected 3")
+    repeat = _attempt(0, accepted=False, feedback="f(1) returned 2, expected 3")
+    won = _attempt(1, accepted=True)
+    # Samples failing somewhere new never make a task stuck.
+    assert stuck_samples.hot_samples([draft, other, other.copy() | {"feedback": "x"}]) == []
+    # The repeat itself was drawn cold; only what comes after it is hot.
+    assert stuck_samples.hot_samples([draft, other, repeat, won]) == [3]
+    assert stuck_samples.kept_before([draft, other, repeat, won], 3) == 0
+    # An edge round after the task got stuck is not a sample: not hot.
+    edge = dict(_attempt(1, accepted=True), strategy="edge")
+    assert stuck_samples.hot_samples([draft, repeat, won, edge]) == [2]

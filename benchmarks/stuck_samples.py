@@ -1,0 +1,70 @@
+"""What solve's hot samples (STUCK_TEMPERATURE in solve/rounds.py) did in a pipeline run.
+
+Once a sample repeats an earlier candidate's first failure exactly, solve draws the task's
+later samples at STUCK_TEMPERATURE. This reads a run's own records: for every problem where
+that happened, the samples drawn hot, whether one was kept, whether the kept code was right
+on the hidden tests before the first hot sample and at the end, and the hot samples' tokens.
+The same run without the rule is not in the records (its later samples would be other draws
+at the prompt's temperature), so "right before" is the code the task held when it got stuck,
+not what a colder sample might have found; compare whole runs for that. Candidates are scored
+on the hidden tests with stop_rules.py's cache (for measuring only).
+
+    python benchmarks/stuck_samples.py RUN_DIR --oneshot ONESHOT_DIR
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from sample_budget import replay_inputs, save_cache
+from stop_rules import hidden_passes
+
+from codeloop.solve.rounds import stuck
+
+
+def hot_samples(attempts: list[dict]) -> list[int]:
+    """The samples drawn after the task got stuck (what solve drew at STUCK_TEMPERATURE)."""
+    return [i for i, a in enumerate(attempts)
+            if a["strategy"] == "sample" and stuck(attempts[:i])]
+
+
+def kept_before(attempts: list[dict], end: int) -> int:
+    return max(i for i in range(end) if attempts[i]["accepted"])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("run_dir", type=Path)
+    parser.add_argument("--oneshot", type=Path, required=True)
+    args = parser.parse_args()
+    problems, records, oneshot, cache = replay_inputs(args.run_dir, args.oneshot)
+
+    print("| problem | hot samples (kept?) | passes the examples at the end | right before "
+          "| right after | hot tokens |")
+    print("|---|---|---|---|---|---|")
+    problems_hot = samples = tokens = won = lost = 0
+    for task_id, record in records.items():
+        attempts = record["extra"].get("attempts") or []
+        hot = hot_samples(attempts)
+        if not hot:
+            continue
+        hidden = hidden_passes(record, problems[task_id], cache)
+        before, after = kept_before(attempts, hot[0]), kept_before(attempts, len(attempts))
+        final = attempts[after]
+        examples = bool(final["total"]) and final["passed"] == final["total"]
+        kept = ", ".join("yes" if attempts[i]["accepted"] else "no" for i in hot)
+        spent = sum(attempts[i]["tokens"] for i in hot)
+        print(f"| {task_id} | {len(hot)} ({kept}) | {examples} | {hidden[before]} "
+              f"| {hidden[after]} | {spent} |")
+        problems_hot, samples, tokens = problems_hot + 1, samples + len(hot), tokens + spent
+        won += hidden[after] and not hidden[before]
+        lost += hidden[before] and not hidden[after]
+    print(f"\n{problems_hot} problems, {samples} hot samples, {tokens} tokens "
+          f"({tokens / oneshot:.2f}x one-shot's); won {won}, lost {lost} against the code "
+          "each held when it got stuck")
+    save_cache(args.run_dir, cache)
+
+
+if __name__ == "__main__":
+    main()
