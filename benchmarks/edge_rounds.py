@@ -11,10 +11,7 @@ hidden tests with stop_rules.py's cache (for measuring only).
 
 from __future__ import annotations
 
-import argparse
-from pathlib import Path
-
-from sample_budget import Pick, replay, replay_inputs, save_cache
+from sample_budget import Pick, replay, replay_inputs, replay_parser, save_cache
 from stop_rules import hidden_passes
 
 
@@ -32,10 +29,7 @@ def edge_rounds_at_most(limit: int) -> Pick:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("run_dir", type=Path)
-    parser.add_argument("--oneshot", type=Path, required=True)
-    args = parser.parse_args()
+    args = replay_parser(__doc__).parse_args()
     problems, records, oneshot, cache = replay_inputs(args.run_dir, args.oneshot)
 
     print("| problem | edge candidates (kept?) | right before | right after | edge tokens |")

@@ -93,6 +93,14 @@ def replay(records: dict, problems: dict, cache: dict, pick: Pick) -> tuple[int,
     return solved, tokens
 
 
+def replay_parser(doc: str) -> argparse.ArgumentParser:
+    """The arguments every replay script takes: a pipeline run and the one-shot run."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("run_dir", type=Path)
+    parser.add_argument("--oneshot", type=Path, required=True)
+    return parser
+
+
 def replay_inputs(run_dir: Path, oneshot_dir: Path) -> tuple[dict, dict, int, dict]:
     """A run's problems and records, one-shot's tokens, and the run's cache of hidden-test
     scores (attempt_scores.json, written back by save_cache)."""
@@ -110,9 +118,7 @@ def save_cache(run_dir: Path, cache: dict) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("run_dir", type=Path)
-    parser.add_argument("--oneshot", type=Path, required=True)
+    parser = replay_parser(__doc__)
     parser.add_argument("--budget", type=float, nargs="+", default=[0, 8, 9, 10])
     parser.add_argument("--drop-second", action="store_true")
     args = parser.parse_args()

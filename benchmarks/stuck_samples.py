@@ -14,10 +14,7 @@ on the hidden tests with stop_rules.py's cache (for measuring only).
 
 from __future__ import annotations
 
-import argparse
-from pathlib import Path
-
-from sample_budget import replay_inputs, save_cache
+from sample_budget import replay_inputs, replay_parser, save_cache
 from stop_rules import hidden_passes
 
 from codeloop.solve.rounds import stuck
@@ -34,10 +31,7 @@ def kept_before(attempts: list[dict], end: int) -> int:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("run_dir", type=Path)
-    parser.add_argument("--oneshot", type=Path, required=True)
-    args = parser.parse_args()
+    args = replay_parser(__doc__).parse_args()
     problems, records, oneshot, cache = replay_inputs(args.run_dir, args.oneshot)
 
     print("| problem | hot samples (kept?) | passes the examples at the end | right before "
