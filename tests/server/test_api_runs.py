@@ -55,10 +55,13 @@ def test_list_filters_by_job_and_status_and_pages(tmp_path):
 
 def test_solve_params_reach_the_pipeline(tmp_path):
     wrong = "```python\ndef add(a, b):\n    return a - b\n```"
+    # Samples that fail somewhere new each time, so no round is stuck (solve/rounds.py).
+    samples_replies = [f"```python\ndef add(a, b):\n    return {body}\n```"
+                       for body in ("a * b", "0", "a", "-b")]
     with served(tmp_path) as client:
         strategies = {}
         for samples in (None, 2):
-            script = write_script(tmp_path, [wrong, "Add.", wrong] + [wrong] * 4,
+            script = write_script(tmp_path, [wrong, "Add.", wrong] + samples_replies,
                                   f"wrong-{samples}.yaml")
             params = {"task": ADD_TASK, "model": script, "max_refinements": 1}
             run_id = start(client, "solve", params | ({"samples_per_round": samples}

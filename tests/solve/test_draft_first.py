@@ -40,11 +40,13 @@ def test_a_wrong_draft_goes_to_planning_which_is_told_its_failure(add_task, run)
 
 
 def test_after_a_draft_refinement_samples_and_never_repeats_the_plain_prompt(add_task, run):
-    r = run(add_task, [WRONG, PLAN, WRONG, WRONG, WRONG, WRONG])
-    assert r.stages() == PLANNED + ["refinement", "review"] * 3
+    r = run(add_task, [WRONG, PLAN] + [WRONG] * 5)
+    # Three rounds; the samples repeat the draft's failure (stuck), so the last round draws
+    # one more within the budget (rounds.py).
+    assert r.stages() == PLANNED + ["refinement", "review"] * 4
     # The greedy plain prompt would give the draft again: every round is a hinted sample.
     assert [a["strategy"] for a in r.result.attempts] == [
-        "draft", "generation", "sample", "sample", "sample"]
+        "draft", "generation", "sample", "sample", "sample", "sample"]
     assert all(t > 0.0 for t in r.llm.temperatures[3:])
     assert all("earlier attempt got this wrong" in p for p in r.prompts()[3:])
     assert r.result.verdict == HAS_ISSUES and r.result.refinement_count == 3

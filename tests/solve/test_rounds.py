@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from solve_replies import PLAN, RIGHT, WRONG
 
-from codeloop.solve.rounds import STUCK_TEMPERATURE, within_budget
+from codeloop.solve.rounds import STUCK_LAST_ROUND_SAMPLES, STUCK_TEMPERATURE, within_budget
 from codeloop.solve.state import CORRECT, HAS_ISSUES
 
 PLANNED = ["generation", "review", "planning", "generation", "review"]
@@ -63,14 +63,51 @@ def test_samples_that_cost_more_than_the_budget_get_one_per_round(add_task, run)
     assert r.llm.remaining == 2
 
 
+MINUS = "```python\ndef add(a: int, b: int) -> int:\n    return a - b\n```"  # add(-1, 1) == -2
+TIMES = "```python\ndef add(a: int, b: int) -> int:\n    return a * b\n```"  # add(-1, 1) == -1
+
+
 def test_one_sample_a_round_is_the_default(add_task, run):
-    r = run(add_task, [WRONG, PLAN] + [WRONG] * 6)
+    # Each sample fails somewhere new (no round is stuck): one sample a round, three rounds.
+    r = run(add_task, [WRONG, PLAN, WRONG, HALF, MINUS, TIMES, RIGHT])
     assert _strategies_and_rounds(r.result) == [
         ("draft", 0), ("generation", 0), ("sample", 1), ("sample", 2), ("sample", 3)]
-    assert r.llm.remaining == 2
+    assert r.result.verdict == HAS_ISSUES and r.llm.remaining == 1
 
 
-MINUS = "```python\ndef add(a: int, b: int) -> int:\n    return a - b\n```"  # add(-1, 1) == -2
+def test_a_stuck_task_draws_more_samples_in_its_last_round(add_task, run):
+    # Every sample repeats the draft's failure: after three rounds the last one draws up to
+    # STUCK_LAST_ROUND_SAMPLES, hot, and the one that passes ends the task.
+    # The draft is long (COSTLY_WRONG), so the budget (10x the draft) is no limit here.
+    r = run(add_task, [COSTLY_WRONG, PLAN] + [WRONG] * 5 + [RIGHT, RIGHT])
+    assert _strategies_and_rounds(r.result) == [
+        ("draft", 0), ("generation", 0), ("sample", 1), ("sample", 2), ("sample", 3),
+        ("sample", 3), ("sample", 3)]
+    assert STUCK_LAST_ROUND_SAMPLES == 3
+    assert r.result.verdict == CORRECT and r.result.refinement_count == 3
+    assert r.llm.temperatures[3:] == [0.5] + [STUCK_TEMPERATURE] * 4
+    details = [e.detail for e in r.recorder.of_type("stage_start") if e.stage == "refinement"]
+    assert details == ["round 1 of 3", "round 2 of 3", "round 3 of 3",
+                       "round 3 of 3, sample 2", "round 3 of 3, sample 3"]
+    assert "return a + b\n" in r.result.code and r.llm.remaining == 1
+
+
+def test_a_stuck_task_stops_at_its_last_round_samples(add_task, run):
+    r = run(add_task, [COSTLY_WRONG, PLAN] + [WRONG] * 8)
+    assert [n for _, n in _strategies_and_rounds(r.result)] == [0, 0, 1, 2, 3, 3, 3]
+    assert r.result.verdict == HAS_ISSUES and r.llm.remaining == 2
+
+
+def test_a_stuck_task_stops_at_its_budget_in_the_last_round(add_task, run):
+    # The draft cost 87 tokens: after three rounds 686 are spent, a sample costs 106, so the
+    # last round draws one more (792) and not a third (898 > 870, 10x the draft).
+    r = run(add_task, [WRONG, PLAN] + [WRONG] * 6)
+    assert [n for _, n in _strategies_and_rounds(r.result)] == [0, 0, 1, 2, 3, 3]
+    assert r.llm.remaining == 1
+    # Samples costing about ten drafts each: nothing more in the last round.
+    costly = run(add_task, [WRONG, PLAN] + [COSTLY_WRONG] * 6)
+    assert [n for _, n in _strategies_and_rounds(costly.result)] == [0, 0, 1, 2, 3]
+    assert costly.llm.remaining == 2
 
 
 def test_a_sample_that_repeats_an_earlier_failure_makes_the_later_samples_hotter(add_task, run):

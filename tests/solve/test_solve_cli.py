@@ -117,14 +117,18 @@ def test_failing_verdict_exits_1(cli, tmp_path):
     wrong = "```python\ndef add(a, b):\n    return a - b\n```"
     result = cli("--task-file", _tasks(tmp_path, [ADD_TASK]), "--max-refinements", "1",
                  "--store", str(tmp_path / "r.sqlite"),
-                 "--model", _script(tmp_path, [wrong, "Adds.", "Add.", wrong, wrong]))
+                 "--model", _script(tmp_path, [wrong, "Adds.", "Add."] + [wrong] * 4))
     assert result.exit_code == 1
     assert "Code has issues" in result.output and "add(1, 2) returned -1, expected 3" in result.output
 
 
 def test_samples_per_round_is_an_option_with_limits(cli, tmp_path):
-    wrong = "```python\ndef add(a, b):\n    return a - b\n```"
-    script = _script(tmp_path, [wrong, "Add.", wrong] + [wrong] * 6)
+    def wrong(body: str) -> str:
+        return f"```python\ndef add(a, b):\n    return {body}\n```"
+
+    # Samples that fail somewhere new each time: no round gets stuck (rounds.py).
+    script = _script(tmp_path, [wrong("a - b"), "Add.", wrong("a - b")]
+                     + [wrong(body) for body in ("a * b", "0", "a", "-b", "b - a")])
 
     def strategies(*options: str) -> list[str]:
         result = cli("--task-file", _tasks(tmp_path, [ADD_TASK]), "--max-refinements", "1",

@@ -12,8 +12,8 @@ wrong code in a chat). Two tactics:
   edge      the sample's prompt told a crash of code that passes every test ("f('')
             raised IndexError: ..."): solve/edges.py; review keeps the new code only if it
             fixes a crash and returns the same values elsewhere.
-With `samples_per_round=2` a round may draw a second sample when its first fails
-(rounds.py). Review keeps whichever candidate passes more of the task's examples, so a round
+With `samples_per_round=2` a round may draw a second sample when its first fails, and a
+stuck task's last round draws up to three (rounds.py). Review keeps whichever candidate passes more of the task's examples, so a round
 can never make the result worse. Why not a repair prompt holding the wrong code: see
 prompts/refinement.yaml (it fixed 2 of 37 failures where fresh samples fixed about 8).
 """

@@ -1,5 +1,6 @@
 """How many samples a refinement round draws: one by default; with `samples_per_round=2`
-(`solve --samples-per-round 2`) a second one when the first fails.
+(`solve --samples-per-round 2`) a second one when the first fails; in the last round of a
+stuck task (a sample repeated an earlier failure exactly) up to STUCK_LAST_ROUND_SAMPLES.
 
 A round is one failure told to the model: the best code's first failing case. Its first
 sample is always drawn; when that sample does not pass, a second one may be drawn in the
@@ -45,9 +46,16 @@ def within_budget(attempts: list[Candidate], budget: float) -> bool:
 
 
 def another_sample_in_round(state: SolveState, samples_per_round: int, budget: float) -> bool:
-    """After a failing sample: draw the round's next sample instead of starting a round."""
+    """After a failing sample: draw the round's next sample instead of starting a round.
+    A stuck task's last round draws up to STUCK_LAST_ROUND_SAMPLES (see below)."""
     drawn = samples_in_round(state)
-    return 0 < drawn < samples_per_round and within_budget(state["attempts"], budget)
+    if drawn == 0:
+        return False
+    if drawn < samples_per_round and within_budget(state["attempts"], budget):
+        return True
+    return (state["refinement_count"] >= state["max_refinements"]
+            and drawn < STUCK_LAST_ROUND_SAMPLES and stuck(state["attempts"])
+            and within_budget(state["attempts"], max(budget, STUCK_BUDGET)))
 
 
 # Rounds at most spent on crashes of code that passes every test. One: in a full HumanEval
@@ -68,13 +76,26 @@ def edge_round_due(state: SolveState, budget: float) -> bool:
 
 
 # The temperature of samples once a sample has repeated an earlier candidate's first failure
-# exactly (the round is stuck: told "f(x) returned A", it returned A again). On the 22
+# exactly (the round is stuck: told "f(x) returned A", it returned A again). On the 32
 # HumanEval problems whose samples did that in any of three full runs, three samples each told
 # the draft's failure (benchmarks/results/refine-tactics/humaneval-1.5b-stuck.jsonl): at 0.5
-# 13 of 66 were right, 7 problems won; at 1.0 10 of 66, 9 problems, six of them not won at
+# 18 of 96 were right, 9 problems won; at 1.0 14 of 96, 13 problems, eight of them not won at
 # 0.5. So the first sample stays at the prompt's 0.5, and a stuck task's later samples look
 # further away.
 STUCK_TEMPERATURE = 1.0
+
+# A stuck task that still fails after its last round's sample draws more samples in that
+# round, up to this many, while it has spent under STUCK_BUDGET x its draft's tokens. Why:
+# in the full HumanEval run with hot samples (benchmarks/results/humaneval-1.5b-pipeline-
+# stuck-hot) 40 hot samples won 8 of 26 stuck problems, a rate a second sample at 0.5 in
+# every failing round never came near (36 won one); the stuck problems still wrong after three
+# rounds include four that a sample at 1.0 got right in one try of three (refine-tactics).
+# Only after the last round, so every earlier call (and its seed) stays what it was. Why the
+# budget: replayed on both runs' records, two more samples cost +0.17x one-shot's tokens on
+# HumanEval and +0.11x on MBPP at 10x the draft (MBPP's short drafts bound it), +0.34x on
+# MBPP without a bound.
+STUCK_LAST_ROUND_SAMPLES = 3
+STUCK_BUDGET = 10.0
 
 
 def first_failure(candidate: Candidate) -> str:

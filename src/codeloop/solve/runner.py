@@ -19,7 +19,7 @@ from codeloop.llm.base import LLM, LLMError
 from codeloop.solve.edges import edge_calls
 from codeloop.solve.execute import narrow_test_source, read_test_file
 from codeloop.solve.extract import join_program
-from codeloop.solve.rounds import EDGE_ROUNDS, SAMPLES_PER_ROUND
+from codeloop.solve.rounds import EDGE_ROUNDS, SAMPLES_PER_ROUND, STUCK_LAST_ROUND_SAMPLES
 from codeloop.solve.stage import SolveContext
 from codeloop.solve.state import CORRECT, SolveState, initial_state
 from codeloop.solve.tasks import Task
@@ -124,7 +124,7 @@ def solve_task(
     )
     graph = build_graph(ctx, checkpointer=checkpointer)
     config: dict[str, Any] = {"recursion_limit": 16 + 2 * max_refinements * samples_per_round
-                              + 2 * EDGE_ROUNDS}
+                              + 2 * (EDGE_ROUNDS + STUCK_LAST_ROUND_SAMPLES)}
     if checkpointer is not None:
         config["configurable"] = {"thread_id": thread_id or bus.run_id or task.task_id}
     state = initial_state(task, model=getattr(llm, "name", "?"), show_node_info=show_node_info,
