@@ -10,6 +10,9 @@ not what a colder sample might have found; compare whole runs for that. Candidat
 on the hidden tests with stop_rules.py's cache (for measuring only).
 
     python benchmarks/stuck_samples.py RUN_DIR --oneshot ONESHOT_DIR
+
+It also counts the samples drawn after another in their round: with one sample a round (the
+default) these are the extra samples of a stuck task's last round (STUCK_LAST_ROUND_SAMPLES).
 """
 
 from __future__ import annotations
@@ -26,6 +29,13 @@ def hot_samples(attempts: list[dict]) -> list[int]:
             if a["strategy"] == "sample" and stuck(attempts[:i])]
 
 
+def later_in_round(attempts: list[dict]) -> list[int]:
+    """Samples drawn after another in their round: with one sample a round (the default),
+    the extra samples a stuck task's last round draws (STUCK_LAST_ROUND_SAMPLES)."""
+    return [i for i, a in enumerate(attempts) if a["strategy"] == "sample" and any(
+        b["strategy"] == "sample" and b["round"] == a["round"] for b in attempts[:i])]
+
+
 def kept_before(attempts: list[dict], end: int) -> int:
     return max(i for i in range(end) if attempts[i]["accepted"])
 
@@ -38,6 +48,7 @@ def main() -> None:
           "| right after | hot tokens |")
     print("|---|---|---|---|---|---|")
     problems_hot = samples = tokens = won = lost = 0
+    extra_problems = extra_samples = extra_tokens = extra_won = 0
     for task_id, record in records.items():
         attempts = record["extra"].get("attempts") or []
         hot = hot_samples(attempts)
@@ -54,9 +65,18 @@ def main() -> None:
         problems_hot, samples, tokens = problems_hot + 1, samples + len(hot), tokens + spent
         won += hidden[after] and not hidden[before]
         lost += hidden[before] and not hidden[after]
+        extra = later_in_round(attempts)
+        if extra:
+            extra_problems, extra_samples = extra_problems + 1, extra_samples + len(extra)
+            extra_tokens += sum(attempts[i]["tokens"] for i in extra)
+            extra_won += hidden[after] and not hidden[kept_before(attempts, extra[0])]
     print(f"\n{problems_hot} problems, {samples} hot samples, {tokens} tokens "
           f"({tokens / oneshot:.2f}x one-shot's); won {won}, lost {lost} against the code "
           "each held when it got stuck")
+    print(f"of them later samples in a round (a stuck task's last round): {extra_problems} "
+          f"problems, {extra_samples} samples, {extra_tokens} tokens "
+          f"({extra_tokens / oneshot:.2f}x one-shot's); won {extra_won} against the code "
+          "held before them")
     save_cache(args.run_dir, cache)
 
 

@@ -134,3 +134,13 @@ def test_hot_samples_are_the_ones_drawn_after_a_sample_repeated_a_failure(stuck_
     # An edge round after the task got stuck is not a sample: not hot.
     edge = dict(_attempt(1, accepted=True), strategy="edge")
     assert stuck_samples.hot_samples([draft, repeat, won, edge]) == [2]
+
+
+def test_later_samples_in_a_round_are_the_last_round_extras(stuck_samples):
+    draft = dict(_attempt(0, accepted=True, feedback="f(1) returned 2, expected 3"),
+                 strategy="draft")
+    rounds = [dict(_attempt(0, accepted=False, feedback="f(1) returned 2, expected 3"),
+                   round=n) for n in (1, 2, 3, 3, 3)]
+    assert stuck_samples.later_in_round([draft] + rounds) == [4, 5]
+    # One sample a round: none.
+    assert stuck_samples.later_in_round([draft] + rounds[:3]) == []
