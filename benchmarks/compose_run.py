@@ -10,7 +10,11 @@ other problem's record from that full run. The output says so in `run.json`
 Known limit: llama.cpp's greedy answers are not bit-for-bit repeatable across runs with
 different earlier prompts, so a few drafts may differ from what a full run would give.
 
-    python benchmarks/compose_run.py FULL_RUN SUBSET_RUN OUT_DIR
+    python benchmarks/compose_run.py FULL_RUN SUBSET_RUN OUT_DIR [--why TEXT]
+
+The same holds for any change that acts only after a point a problem's record shows (say,
+after a task's last round): with `--seed`, a problem the change cannot reach gives the full
+run's record again, and `--why` says which problems were re-run and why.
 """
 
 from __future__ import annotations
@@ -22,8 +26,11 @@ from pathlib import Path
 from codeloop.bench.records import RESULTS_FILE, read_json, read_records, write_json
 from codeloop.bench.report import summarize, write_summary
 
+FAILED_DRAFTS = ("the changed pipeline ran on the problems whose draft failed its examples in "
+                 "the full run; every other problem's record is the full run's")
 
-def compose(full: Path, subset: Path, out: Path) -> dict:
+
+def compose(full: Path, subset: Path, out: Path, why: str = FAILED_DRAFTS) -> dict:
     base, _ = read_records(full / RESULTS_FILE)
     changed, _ = read_records(subset / RESULTS_FILE)
     missing = sorted(set(changed) - set(base))
@@ -33,8 +40,7 @@ def compose(full: Path, subset: Path, out: Path) -> dict:
     meta = read_json(subset / "run.json")
     meta["composed_from"] = {
         "full_run": str(full), "changed_run": str(subset), "changed_problems": len(changed),
-        "why": "the changed pipeline ran on the problems whose draft failed its examples in "
-               "the full run; every other problem's record is the full run's"}
+        "why": why}
     out.mkdir(parents=True, exist_ok=True)
     with (out / RESULTS_FILE).open("w", encoding="utf-8") as sink:
         for task_id in base:  # the dataset's order, as in the full run
@@ -51,8 +57,10 @@ def main() -> None:
     parser.add_argument("full_run", type=Path)
     parser.add_argument("subset_run", type=Path)
     parser.add_argument("out_dir", type=Path)
+    parser.add_argument("--why", default=FAILED_DRAFTS,
+                        help="which problems the subset re-ran and why the rest cannot change")
     args = parser.parse_args()
-    summary = compose(args.full_run, args.subset_run, args.out_dir)
+    summary = compose(args.full_run, args.subset_run, args.out_dir, args.why)
     print(f"{summary['passed']}/{summary['problems_done']} "
           f"({summary['pass_at_1']} %), tokens {summary['llm']}")
 
