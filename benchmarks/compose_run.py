@@ -7,8 +7,9 @@ draft failed its examples in an earlier full run (`--ids`), and this script take
 other problem's record from that full run. The output says so in `run.json`
 (`composed_from`), and the README quotes it as composed, never as one run.
 
-Known limit: llama.cpp's greedy answers are not bit-for-bit repeatable across runs with
-different earlier prompts, so a few drafts may differ from what a full run would give.
+Known limit of runs made before every problem started from an empty prompt cache
+(`forget_prompt_cache`, 2026-11-29): llama.cpp's greedy answers there depended on the
+previous problem's calls, so a few drafts of a subset run may differ from the full run's.
 
     python benchmarks/compose_run.py FULL_RUN SUBSET_RUN OUT_DIR [--why TEXT]
 

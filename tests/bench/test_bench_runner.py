@@ -205,3 +205,11 @@ def test_the_pipeline_s_draft_is_scored_apart_for_the_record(problems, tmp_path)
     one = run_bench(problems[:2], get_strategy("oneshot"), ScriptedLLM(_rules(problems[:2])),
                     tmp_path / "one", _meta())
     assert "draft" not in one.summary
+
+
+def test_every_problem_starts_from_a_fresh_prompt_cache(problems, tmp_path):
+    # llama.cpp's greedy reply to a prompt can depend on what the previous call cached, so a
+    # problem's result would depend on which problems ran before it (a --ids subset, a resume).
+    llm = ScriptedLLM(_rules(problems))
+    run_bench(problems, get_strategy("oneshot"), llm, tmp_path / "run", _meta())
+    assert llm.task_starts == [0, 1, 2, 3]  # before each problem's one call, not once a run

@@ -85,6 +85,18 @@ def test_local_completion_and_stream(small_model_path):
     assert get_llm(SMALL, settings)._model is llm._model  # loaded once per process
 
 
+def test_local_forgets_its_prompt_cache_when_a_task_starts(small_model_path):
+    # llama.cpp keeps the previous call's tokens to reuse a shared prefix; a task starts
+    # without them (a greedy reply can differ with what was cached: measured on the 1.5B).
+    llm = get_llm(SMALL, Settings(n_ctx=2048))
+    fresh = llm.complete(ARITHMETIC, max_tokens=16).text
+    llm.complete([user("Name a colour.")], max_tokens=8)
+    assert llm._model.llama.n_tokens > 0  # the last call's prompt and reply are cached
+    llm.forget_prompt_cache()
+    assert llm._model.llama.n_tokens == 0
+    assert llm.complete(ARITHMETIC, max_tokens=16).text == fresh
+
+
 POEM = [user("Write one line of a poem about the sea.")]
 
 

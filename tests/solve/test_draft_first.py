@@ -23,6 +23,7 @@ def test_a_right_draft_ends_the_run_without_analysis_or_planning(add_task, run):
     assert [a["strategy"] for a in r.result.attempts] == ["draft"]
     assert set(r.result.stages) == {"generation", "review"}
     assert r.recorder.of_type("stage_start")[0].detail == "draft from the task alone"
+    assert r.llm.task_starts == [0]  # the task starts from a fresh prompt cache, once
 
 
 def test_a_wrong_draft_goes_to_planning_which_is_told_its_failure(add_task, run):
@@ -37,6 +38,7 @@ def test_a_wrong_draft_goes_to_planning_which_is_told_its_failure(add_task, run)
     assert r.result.analysis == "" and r.result.plan == PLAN
     assert [e.detail for e in r.recorder.of_type("stage_start") if e.stage == "generation"] == [
         "draft from the task alone", "following the plan"]
+    assert r.llm.task_starts == [0]  # its calls share the cache: no reset between them
 
 
 def test_after_a_draft_refinement_samples_and_never_repeats_the_plain_prompt(add_task, run):

@@ -49,6 +49,7 @@ from codeloop.llm.base import (
     ModelNotAvailable,
     ScriptExhausted,
     UnknownModelSpec,
+    forget_prompt_cache,
 )
 
 # Errors that say the model or the sandbox is not there at all: scoring them as a failed
@@ -113,6 +114,7 @@ def _attempt(strategy: Strategy, problem: Problem, llm: LLM) -> tuple[Attempt, s
     """(attempt, outcome if the strategy failed, its reason, seconds)."""
     started = time.perf_counter()
     try:
+        forget_prompt_cache(llm)  # a problem's replies do not depend on the problems before it
         attempt = strategy.solve(problem.public(), llm)
         failure, reason = "", ""
     except ABORTING_ERRORS + _sandbox_errors():

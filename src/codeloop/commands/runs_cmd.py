@@ -213,6 +213,12 @@ class _LazyLLM:
         self._settings = settings
         self._llm = None
 
+    def forget_prompt_cache(self) -> None:
+        if self._llm is not None:  # a model not built yet has cached nothing
+            from codeloop.llm.base import forget_prompt_cache
+
+            forget_prompt_cache(self._llm)
+
     def __getattr__(self, attribute: str) -> Any:
         if attribute.startswith("_"):  # copy/pickle probes; never build the model for them
             raise AttributeError(attribute)

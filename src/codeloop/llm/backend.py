@@ -54,6 +54,10 @@ class BackendLLM(ABC):
     def _generate(self, request: ModelRequest) -> Iterator[str | Reply]:
         """Yield text pieces (streaming requests only), then the final Reply."""
 
+    def forget_prompt_cache(self) -> None:
+        """A task's first call starts from nothing this process cached from earlier calls.
+        Backends without such a cache (servers, the scripted model) have nothing to do."""
+
     # ------------------------------------------------------------------ LLM protocol
 
     def complete(

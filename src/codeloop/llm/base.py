@@ -109,6 +109,15 @@ class LLM(Protocol):
         ...
 
 
+def forget_prompt_cache(llm: LLM) -> None:
+    """Start a task from an empty prompt cache where the backend keeps one (LocalLLM), so its
+    replies do not depend on the tasks before it. An LLM without the method (a test double) has
+    no cache to forget."""
+    forget = getattr(llm, "forget_prompt_cache", None)
+    if callable(forget):
+        forget()
+
+
 # ---------------------------------------------------------------- errors
 
 

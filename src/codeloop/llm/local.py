@@ -114,6 +114,16 @@ class LocalLLM(BackendLLM):
         self.n_threads = n_threads
         self._model = load_model(self.path, n_ctx, n_threads)
 
+    def forget_prompt_cache(self) -> None:
+        """The next call evaluates its whole prompt into an empty KV cache. llama.cpp reuses the
+        prefix a prompt shares with the previous call, and the greedy reply can depend on what
+        that call left: measured on the 1.5B, Mbpp/135's one-shot prompt gave another program
+        right after Mbpp/128's than after a fresh load or Mbpp/133's. Called at the start of
+        every task (solve_task, each bench problem), so a task gets the same replies whatever
+        ran before it in the process; calls within a task still share the cache."""
+        with self._model.lock:
+            self._model.llama.reset()
+
     def count_prompt_tokens(self, messages: MessagesLike) -> int:
         """Prompt tokens of these messages as the model's chat template renders them."""
         payload = [m.as_dict() for m in to_messages(messages)]

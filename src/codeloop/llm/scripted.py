@@ -98,7 +98,8 @@ def _parse_entry(raw: str | dict, index: int) -> _Entry:
 class ScriptedLLM(BackendLLM):
     """An LLM whose replies are given in advance. `.calls` holds every call's messages;
     beside it, `.schemas` the JSON schema each call was asked for (None for plain text) and
-    `.temperatures` the temperature it was asked at, `.seeds` its seed (None: none given)."""
+    `.temperatures` the temperature it was asked at, `.seeds` its seed (None: none given);
+    `.task_starts` how many calls had been made when each task began (forget_prompt_cache)."""
 
     calls_real_model = False
 
@@ -120,6 +121,12 @@ class ScriptedLLM(BackendLLM):
         self.schemas: list[dict[str, Any] | None] = []
         self.temperatures: list[float] = []
         self.seeds: list[int | None] = []
+        self.task_starts: list[int] = []
+
+    def forget_prompt_cache(self) -> None:
+        # Nothing is cached here; recorded so tests see every task start from a fresh cache.
+        with self._lock:
+            self.task_starts.append(len(self.calls))
 
     @classmethod
     def from_file(cls, path: str | Path, name: str | None = None) -> ScriptedLLM:

@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from codeloop.llm.base import LLM, JsonReply, LLMError, MessagesLike, Reply
+from codeloop.llm.base import LLM, JsonReply, LLMError, MessagesLike, Reply, forget_prompt_cache
 
 # How often a queued call looks at its run's cancel flag while it waits for the model.
 _WAIT_SLICE = 0.1
@@ -126,6 +126,12 @@ class GatedLLM:
         # The turn lasts until the stream is consumed (or closed): one model, one stream.
         with self.gate.hold(self.signals):
             yield from self.inner.stream(messages, **kwargs)
+
+    def forget_prompt_cache(self) -> None:
+        # A model not loaded yet has cached nothing; loading it here would be too early.
+        if self._inner is not None:
+            with self.gate.hold(self.signals):
+                forget_prompt_cache(self._inner)
 
     def __getattr__(self, name: str) -> Any:
         # Backend attributes some callers read (calls_real_model, address, remaining).

@@ -15,7 +15,7 @@ from pydantic import BaseModel
 from codeloop.docstring_examples.parse import task_assertions
 from codeloop.events import Error, EventBus
 from codeloop.jobs.usage import UsageRecord, per_stage
-from codeloop.llm.base import LLM, LLMError
+from codeloop.llm.base import LLM, LLMError, forget_prompt_cache
 from codeloop.solve.edges import edge_calls
 from codeloop.solve.execute import narrow_test_source, read_test_file
 from codeloop.solve.extract import join_program
@@ -130,6 +130,7 @@ def solve_task(
     state = initial_state(task, model=getattr(llm, "name", "?"), show_node_info=show_node_info,
                           max_refinements=max_refinements)
     try:
+        forget_prompt_cache(llm)  # the same task, the same replies, whatever ran before it
         final = graph.invoke(state, config=config)
     except LLMError as exc:
         bus.emit(Error(message=str(exc), where="solve"))
