@@ -31,6 +31,18 @@ def test_the_model_loads_at_the_first_call_not_before():
     assert llm.remaining == 0 and loads == [1]
 
 
+def test_a_task_start_forgets_the_prompt_cache_only_of_a_loaded_model():
+    inner = ScriptedLLM(["hello"])
+    loads: list[int] = []
+    llm = GatedLLM(lambda: loads.append(1) or inner, "scripted:x", ModelGate(serial=True),
+                   RunSignals())
+    llm.forget_prompt_cache()
+    assert loads == [] and inner.task_starts == []  # nothing loaded, nothing cached
+    llm.complete([{"role": "user", "content": "hi"}])
+    llm.forget_prompt_cache()
+    assert loads == [1] and inner.task_starts == [1]
+
+
 def test_a_serial_gate_queues_the_second_run_until_the_first_call_ends():
     gate = ModelGate(serial=True)
     first, second = RunSignals(), RunSignals()
