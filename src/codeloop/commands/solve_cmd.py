@@ -65,6 +65,10 @@ def solve(
         True, "--edge-checks/--no-edge-checks",
         help="Run code that passes its tests on the examples' calls with an argument made "
         "empty or cut to one item; a crash there gets a refinement round (default: on)."),
+    vote: bool = typer.Option(
+        True, "--vote/--no-vote",
+        help="Code that passes its tests only after a failed draft meets an independent "
+        "sample on edge calls; two samples that agree against it replace it (default: on)."),
     plan_first: bool = typer.Option(False, "--plan-first",
                                     help="Run analysis and planning before any code, "
                                     "even for a task whose first draft would pass."),
@@ -124,7 +128,7 @@ def solve(
                         checkpointer=run_store.checkpointer(), thread_id=run.id,
                         draft_first=not plan_first, crosscheck=crosscheck,
                         samples_per_round=samples_per_round, seed=seed,
-                        edge_checks=edge_checks)
+                        edge_checks=edge_checks, vote=vote)
                     run.finish("passed" if result.passed else "failed",
                                result.model_dump())
             except (LLMError, TestFileError) as exc:

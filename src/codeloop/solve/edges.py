@@ -21,6 +21,7 @@ and cost 0.10x one-shot's tokens with one round a problem.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from codeloop.docstring_examples.named import is_literal
 
@@ -56,9 +57,24 @@ def _example_call(assertion: str, name: str) -> ast.Call | None:
     return None
 
 
-def edge_calls(assertions: list[str], name: str, limit: int = MAX_EDGE_CALLS) -> list[str]:
-    """Calls of `name` made from the examples' calls by shrinking one literal argument;
-    none that an example already makes. At most `limit`, in the examples' order."""
+def _boundaries(value: object) -> list[object]:
+    """Boundary forms of one argument: a number made 0, 1 or negative; a list or tuple given
+    a duplicate of its first item."""
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, (int, float)):
+        forms = [type(value)(0), type(value)(1), -abs(value)]
+        return [f for f in dict.fromkeys(forms) if f != value]
+    if isinstance(value, (list, tuple)) and value:
+        return [value + value[:1]]
+    return []
+
+
+def _varied_calls(assertions: list[str], name: str, forms: Callable[[object], list[object]],
+                  limit: int) -> list[str]:
+    """Calls of `name` made from the examples' calls by changing one literal argument into
+    each of `forms(argument)`; none that an example already makes. At most `limit`, in the
+    examples' order."""
     made = set()
     calls: list[str] = []
     for assertion in assertions:
@@ -68,13 +84,25 @@ def edge_calls(assertions: list[str], name: str, limit: int = MAX_EDGE_CALLS) ->
         made.add(ast.unparse(call))
         values = [ast.literal_eval(a) for a in call.args]
         for index, value in enumerate(values):
-            for form in _shrunk(value):
+            for form in forms(value):
                 args = [repr(v) for v in values]
                 args[index] = repr(form)
                 text = f"{name}({', '.join(args)})"
                 if text not in calls:
                     calls.append(text)
     return [c for c in calls if c not in made][:limit]
+
+
+def edge_calls(assertions: list[str], name: str, limit: int = MAX_EDGE_CALLS) -> list[str]:
+    """Calls of `name` made from the examples' calls by shrinking one literal argument;
+    none that an example already makes. At most `limit`, in the examples' order."""
+    return _varied_calls(assertions, name, _shrunk, limit)
+
+
+def boundary_calls(assertions: list[str], name: str, limit: int = MAX_EDGE_CALLS) -> list[str]:
+    """Calls of `name` made from the examples' calls with one literal argument at a
+    boundary (zero, one, negative, a duplicated item); none that an example makes."""
+    return _varied_calls(assertions, name, _boundaries, limit)
 
 
 def deliberate_raises(code: str) -> set[str]:

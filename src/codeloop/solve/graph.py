@@ -9,6 +9,8 @@ alone, and the thinking stages run only for a draft that review finds wrong:
                                               sample before the next: see rounds.py)
     review -> crosscheck -> END              (correct, but the task has no test at all;
                                               only when asked for: see crosscheck.py)
+    review -> vote -> END                    (correct only after a failed draft: an
+                                              independent sample may outvote it: vote.py)
 
 Why: on HumanEval the 1.5B model's draft from the plain prompt is right 69 % of the time,
 and analysis plus planning cost ~700 tokens before any code exists (and a plan sometimes
@@ -34,19 +36,24 @@ from codeloop.solve.refinement import refine
 from codeloop.solve.stage import SolveContext, solve_node
 from codeloop.solve.state import CORRECT, SolveState
 from codeloop.solve.verify import review
+from codeloop.solve.vote import needs_vote, vote
 
-STAGE_ORDER = ("analysis", "planning", "generation", "review", "refinement", "crosscheck")
+STAGE_ORDER = ("analysis", "planning", "generation", "review", "refinement", "crosscheck",
+               "vote")
 
 
 def after_review(state: SolveState, ctx: SolveContext
-                 ) -> Literal["planning", "refinement", "crosscheck", "__end__"]:
+                 ) -> Literal["planning", "refinement", "crosscheck", "vote", "__end__"]:
     """Stop when the code is correct or the refinement rounds are spent; a wrong draft
     goes to planning first; a round may draw a second sample (rounds.py); correct code
     that crashes on an edge call gets a round to fix it (solve/edges.py); with
-    `ctx.crosscheck`, correct code that no test checked is cross-checked."""
+    `ctx.crosscheck`, correct code that no test checked is cross-checked; code that passes
+    only after a failed draft meets an independent sample (vote.py), last of all."""
     if state["review"]["verdict"] == CORRECT:
         if ctx.edge_round(state):
             return "refinement"
+        if needs_vote(state, ctx.vote_calls):
+            return "vote"
         return "crosscheck" if ctx.crosscheck and needs_crosscheck(state) else "__end__"
     if state["candidate_strategy"] == "draft":
         return "planning"
@@ -67,13 +74,15 @@ def build_graph(ctx: SolveContext, checkpointer: Any = None):
     graph.add_node("review", solve_node("review", review, ctx))
     graph.add_node("refinement", solve_node("refinement", refine, ctx))
     graph.add_node("crosscheck", solve_node("crosscheck", crosscheck, ctx))
+    graph.add_node("vote", solve_node("vote", vote, ctx))
     graph.add_edge(START, "generation" if ctx.draft_first else "analysis")
     graph.add_edge("analysis", "planning")
     graph.add_edge("planning", "generation")
     graph.add_edge("generation", "review")
     graph.add_conditional_edges("review", lambda s: after_review(s, ctx), {
         "planning": "planning", "refinement": "refinement", "crosscheck": "crosscheck",
-        "__end__": END})
+        "vote": "vote", "__end__": END})
     graph.add_edge("refinement", "review")
     graph.add_edge("crosscheck", END)
+    graph.add_edge("vote", END)
     return graph.compile(checkpointer=checkpointer)

@@ -23,6 +23,7 @@ from codeloop.solve.rounds import EDGE_ROUNDS, SAMPLES_PER_ROUND, STUCK_LAST_ROU
 from codeloop.solve.stage import SolveContext
 from codeloop.solve.state import CORRECT, SolveState, initial_state
 from codeloop.solve.tasks import Task
+from codeloop.solve.vote import vote_calls
 
 
 class SolveResult(BaseModel):
@@ -84,6 +85,7 @@ def solve_task(
     samples_per_round: int = SAMPLES_PER_ROUND,
     seed: int | None = None,
     edge_checks: bool = True,
+    vote: bool = True,
 ) -> SolveResult:
     """Run the five stages on `task`. `stream` emits Token events while the model writes;
     `checkpointer` (e.g. RunStore.checkpointer()) persists the state after every stage;
@@ -98,7 +100,9 @@ def solve_task(
     run of the task with this seed (None: fresh ones; greedy calls are the same anyway);
     `edge_checks`: code that passes every test also runs on the examples' calls with an
     argument made empty or cut to one item, and a crash there gets a round
-    (solve/edges.py)."""
+    (solve/edges.py); `vote`: code that passes every test only after a failed draft meets
+    an independent sample on edge calls, and two samples that agree against it replace it
+    (solve/vote.py)."""
     from codeloop.solve.graph import build_graph
 
     if max_refinements < 0:
@@ -115,6 +119,7 @@ def solve_task(
         llm=llm, task=task, bus=bus, test_source=test_source, stream=stream,
         assertions=assertions,
         edge_calls=edge_calls(assertions, task.entry_point) if edge_checks else [],
+        vote_calls=vote_calls(assertions, task.entry_point) if vote else [],
         sandbox_timeout=sandbox_timeout, unsafe_no_sandbox=unsafe_no_sandbox,
         plan_in_generation=plan_in_generation,
         draft_first=draft_first,
@@ -124,7 +129,7 @@ def solve_task(
     )
     graph = build_graph(ctx, checkpointer=checkpointer)
     config: dict[str, Any] = {"recursion_limit": 16 + 2 * max_refinements * samples_per_round
-                              + 2 * (EDGE_ROUNDS + STUCK_LAST_ROUND_SAMPLES)}
+                              + 2 * (EDGE_ROUNDS + STUCK_LAST_ROUND_SAMPLES) + 1}
     if checkpointer is not None:
         config["configurable"] = {"thread_id": thread_id or bus.run_id or task.task_id}
     state = initial_state(task, model=getattr(llm, "name", "?"), show_node_info=show_node_info,

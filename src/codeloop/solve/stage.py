@@ -50,6 +50,9 @@ class SolveContext(StageContext[Task]):
     # Calls made from the examples with an empty or one-item argument (solve/edges.py): code
     # that passes every test and crashes on one gets EDGE_ROUNDS round(s) to fix it.
     edge_calls: list[str] = field(default_factory=list)
+    # Calls to compare an independent sample with code that passed its examples only after
+    # a revealed failure (solve/vote.py); none: no vote.
+    vote_calls: list[str] = field(default_factory=list)
     sandbox_timeout: float = 10.0
     unsafe_no_sandbox: bool = False  # the command's setting, passed down (never re-read)
 
@@ -128,6 +131,9 @@ def _detail(stage: str, state: SolveState, ctx: SolveContext) -> str:
     if stage == "crosscheck":
         samples = state["max_refinements"] - state["refinement_count"]
         return f"no test checks the code: {samples} more sample(s), compared on proposed calls"
+    if stage == "vote":
+        return (f"passes its examples after a failed draft: an independent sample, compared on "
+                f"{len(ctx.vote_calls)} edge calls")
     if stage == "review" and state["refinement_count"]:
         return f"after refinement round {state['refinement_count']}"
     if stage == "generation":

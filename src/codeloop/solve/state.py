@@ -16,8 +16,9 @@ Verdict = Literal["Code is correct", "Code has issues"]
 CORRECT: Verdict = "Code is correct"
 HAS_ISSUES: Verdict = "Code has issues"
 
-StageName = Literal["analysis", "planning", "generation", "review", "refinement", "crosscheck"]
-Strategy = Literal["draft", "generation", "resample", "sample", "edge", "crosscheck"]
+StageName = Literal["analysis", "planning", "generation", "review", "refinement", "crosscheck",
+                    "vote"]
+Strategy = Literal["draft", "generation", "resample", "sample", "edge", "crosscheck", "vote"]
 
 
 class ExecSummary(TypedDict):

@@ -25,9 +25,10 @@ class Pipeline:
 
     def __init__(self, max_refinements: int = 3,
                  samples_per_round: int = SAMPLES_PER_ROUND, seed: int | None = None,
-                 edge_checks: bool = True) -> None:
+                 edge_checks: bool = True, vote: bool = True) -> None:
         self.max_refinements = max_refinements
         self.edge_checks = edge_checks
+        self.vote = vote
         self.samples_per_round = samples_per_round
         self.seed = seed
 
@@ -40,7 +41,7 @@ class Pipeline:
                             max_refinements=self.max_refinements,
                             draft_first=self.draft_first, crosscheck=self.crosscheck,
                             samples_per_round=self.samples_per_round, seed=self.seed,
-                            edge_checks=self.edge_checks)
+                            edge_checks=self.edge_checks, vote=self.vote)
         # Scored like oneshot's reply: the same extraction and preamble rules.
         program = build_program(problem, f"```python\n{result.code}\n```") if result.code \
             else None
