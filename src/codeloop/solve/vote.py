@@ -3,7 +3,7 @@
 When the draft failed an example and a later candidate passes them all, that candidate was
 written toward the examples it was told of; on HumanEval a third of such code is wrong where
 the examples do not look (10 of 29 in benchmarks/results/humaneval-1.5b-pipeline-stuck-more,
-against 5 wrong of the 120 drafts that passed at once). The vote asks the model once more,
+against 6 wrong of the 111 drafts that passed at once). The vote asks the model once more,
 from the task and the draft's failure (not the code: small models copy what they are shown),
 and runs both on calls made from the examples: one argument made empty, cut to one item,
 given a duplicate, or made 0, 1 or negative (solve/edges.py). Nothing knows the right values
