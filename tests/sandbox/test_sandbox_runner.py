@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
 import sys
 from pathlib import Path
 
@@ -133,3 +134,19 @@ def test_interpreter_paths_exclude_the_project_source():
     paths = bwrap.interpreter_paths()
     assert sys.prefix in paths or os.path.realpath(sys.prefix) in paths
     assert not any(src == p or src.startswith(p + "/") for p in paths)
+
+
+def test_an_interpreter_started_by_a_relative_path_runs_inside(tmp_path):
+    # `cd benchmarks && ../.venv/bin/python script.py`: Python's executable path then runs
+    # through the host's working directory, which the sandbox does not mount.
+    here = tmp_path / "somewhere"
+    here.mkdir()
+    relative = os.path.relpath(os.path.abspath(sys.executable), here)
+    script = ("import sys\nfrom codeloop.sandbox import run_python\n"
+              "print(sys.executable)\nr = run_python('print(6 * 7)')\n"
+              "print(r.exit_code, r.stdout.strip(), r.stderr.strip())\n")
+    done = subprocess.run([relative, "-c", script], cwd=here, capture_output=True, text=True,
+                          timeout=120)
+    executable, outcome = done.stdout.splitlines()[:2]
+    assert ".." in executable  # the detour is really taken
+    assert outcome == "0 42 ", done.stdout + done.stderr

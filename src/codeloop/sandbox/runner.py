@@ -202,6 +202,10 @@ def run_command(
     """
     if not argv:
         raise ValueError("argv is empty: nothing to run")
+    # Started as `../.venv/bin/python`, Python's executable path runs through the host's working
+    # directory, which the sandbox does not mount: name the interpreter without the detour.
+    if argv[0] == sys.executable:
+        argv = [os.path.abspath(argv[0]), *argv[1:]]
     if mode not in ("rw", "ro", "cow"):
         raise ValueError(f"mode must be 'rw', 'ro' or 'cow' (got {mode!r})")
     if files and mode == "ro" and workspace is not None:
