@@ -87,12 +87,13 @@ def _draw(state: SolveState, ctx: SolveContext, usage: UsageRecord) -> _Sample:
 
 def vote(state: SolveState, ctx: SolveContext, usage: UsageRecord) -> StageOutput:
     calls = ctx.vote_calls
-    current = behaviour(state["code"], calls, ctx)
     first = _draw(state, ctx, usage)
     samples, switch = [first], False
     if not first.passes:
         decided = "an independent sample fails an example; kept the code"
     else:
+        # The code's own behaviour is needed only now: a failing sample ends the vote.
+        current = behaviour(state["code"], calls, ctx)
         first.behaviour = behaviour(first.code, calls, ctx)
         apart = disputed(current, first.behaviour)
         if not apart:
