@@ -165,21 +165,32 @@ def test_pipeline_records_per_stage_figures(problems, tmp_path):
     assert "analysis" not in summary["stages"]  # a wrong draft goes straight to planning
     assert summary["stages"]["planning"]["calls"] == 1  # only for the wrong draft
     assert summary["stages"]["generation"]["calls"] == 3
-    # The refined pass meets an independent sample (solve/vote.py), which agrees.
-    assert summary["stages"]["vote"]["calls"] == 1
-    assert summary["llm"]["calls"] == sum(s["calls"] for s in summary["stages"].values()) == 5
+    assert "vote" not in summary["stages"]  # off by default (solve/vote.py)
+    assert summary["llm"]["calls"] == sum(s["calls"] for s in summary["stages"].values()) == 4
     records = [json.loads(ln) for ln in (tmp_path / "run" / RESULTS_FILE).read_text().splitlines()]
-    assert [r["calls"] for r in records] == [1, 4]
+    assert [r["calls"] for r in records] == [1, 3]
     assert all(r["extra"]["verdict"] == "Code is correct" for r in records)
     assert records[0]["extra"]["refinements"] == 0
     # Every candidate is kept with its cost, so stopping rules can be measured afterwards.
     kept = records[1]["extra"]["attempts"]
-    assert [a["strategy"] for a in kept] == ["draft", "generation", "vote"]
-    assert [a["accepted"] for a in kept] == [True, True, False]
+    assert [a["strategy"] for a in kept] == ["draft", "generation"]
+    assert [a["accepted"] for a in kept] == [True, True]
     assert kept[0]["passed"] < kept[0]["total"] and kept[1]["passed"] == kept[1]["total"]
     assert sum(a["tokens"] for a in kept) == records[1]["prompt_tokens"] + \
         records[1]["completion_tokens"]
     assert "return None" in kept[0]["code"] and kept[0]["feedback"]
+
+
+def test_pipeline_with_the_vote_records_its_sample(problems, tmp_path):
+    # `codeloop bench --vote`: the refined pass meets an independent sample, which agrees.
+    outcome = run_bench(problems[:2], get_strategy("pipeline", vote=True),
+                        ScriptedLLM(_wrong_draft_rules(problems)), tmp_path / "run",
+                        _meta(strategy="pipeline"))
+    assert outcome.summary["passed"] == 2 and outcome.summary["stages"]["vote"]["calls"] == 1
+    records = [json.loads(ln) for ln in (tmp_path / "run" / RESULTS_FILE).read_text().splitlines()]
+    kept = records[1]["extra"]["attempts"]
+    assert [(a["strategy"], a["accepted"]) for a in kept] == [
+        ("draft", True), ("generation", True), ("vote", False)]
 
 
 def test_planfirst_runs_analysis_and_planning_for_every_problem(problems, tmp_path):

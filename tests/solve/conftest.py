@@ -22,9 +22,6 @@ class Run:
         self.recorder = EventRecorder()
         bus = EventBus("run-1")
         bus.subscribe(self.recorder)
-        # The vote after a refined pass (solve/vote.py) draws more replies; tests of other
-        # stages leave it out, tests/solve/test_vote.py switches it on (as the default is).
-        kwargs.setdefault("vote", False)
         self.result = solve_task(task, self.llm, bus=bus, **kwargs)
 
     def stages(self) -> list[str]:

@@ -36,7 +36,7 @@ def test_the_demo_solves_on_its_script_and_uses_every_reply(monkeypatch):
     solve_cmd.register(app)
     result = CliRunner().invoke(app, ["solve", *_demo_args(), "--model", f"scripted:{SCRIPT}"])
     assert result.exit_code == 0, result.output
-    for stage in ("analysis", "planning", "generation", "refinement round 1", "vote"):
+    for stage in ("analysis", "planning", "generation", "refinement round 1"):
         assert stage in result.output
     replies = yaml.safe_load((ROOT / SCRIPT).read_text())
     assert result.output.count(f"model scripted:{SCRIPT}") == len(replies)

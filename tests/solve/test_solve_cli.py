@@ -71,16 +71,26 @@ def test_rich_output_has_code_verdict_metrics_and_usage(cli, tmp_path):
     wrong = "```python\ndef add(a, b):\n    return a - b\n```"
     result = cli("--task-file", _tasks(tmp_path, [ADD_TASK]), "--show-node-info",
                  "--store", str(tmp_path / "r.sqlite"),
-                 "--model", _script(tmp_path, [wrong, "Add the two numbers.", ADD, ADD]))
+                 "--model", _script(tmp_path, [wrong, "Add the two numbers.", ADD]))
     assert result.exit_code == 0, result.output
     out = result.output
-    # The last ADD: the vote's independent sample (on by default), which agrees.
     for expected in ("[draft]", "add(1, 2) returned -1, expected 3", "planning",
                      "generation", "review", "Add the two numbers.",
                      "def add(a, b):", "Code is correct", "Maintainability index",
-                     "Excellent", "completion tokens", "total",
-                     "vote: an independent sample passes every example and does the same"):
+                     "Excellent", "completion tokens", "total"):
         assert expected in out
+    assert "vote" not in out  # off by default
+
+
+def test_vote_flag_runs_an_independent_sample_after_a_refined_pass(cli, tmp_path):
+    wrong = "```python\ndef add(a, b):\n    return a - b\n```"
+    result = cli("--task-file", _tasks(tmp_path, [ADD_TASK]), "--vote", "--show-node-info",
+                 "--store", str(tmp_path / "r.sqlite"),
+                 "--model", _script(tmp_path, [wrong, "Add the two numbers.", ADD, ADD]))
+    assert result.exit_code == 0, result.output
+    # The last ADD is the vote's sample; it agrees, so the code stays.
+    out = " ".join(result.output.split())
+    assert "vote: an independent sample passes every example and does the same" in out
 
 
 def test_a_task_without_examples_is_said_to_be_untested(cli, tmp_path):

@@ -47,16 +47,18 @@ def test_two_samples_that_agree_against_refined_code_replace_it(top_task, run):
     assert "top([3, 1, 2], 0): value [], the code value [1, 2, 3]" in note
 
 
-def test_the_vote_is_on_by_default_and_its_sample_is_told_the_drafts_failure(top_task, run):
+def test_the_votes_sample_is_told_the_drafts_failure_and_the_vote_is_off_by_default(
+        top_task, run):
     r = run(top_task, [DRAFT, PLAN, REFINED, LIKE_REFINED], vote=True)
     prompt = r.prompts()[3]
     assert "top([3, 1, 2], 2) returned [1, 2]" in prompt
     assert "[-k:]" not in prompt and "[:k]" not in prompt  # no code is shown to copy
     from codeloop.llm.scripted import ScriptedLLM
     from codeloop.solve.runner import solve_task
-    llm = ScriptedLLM([DRAFT, PLAN, REFINED, LIKE_REFINED])
+    llm = ScriptedLLM([DRAFT, PLAN, REFINED])
     default = solve_task(top_task, llm)
-    assert [a["strategy"] for a in default.attempts] == ["draft", "generation", "vote"]
+    # Off by default: it changed no answer in a full HumanEval run (solve/vote.py).
+    assert [a["strategy"] for a in default.attempts] == ["draft", "generation"]
 
 
 def test_a_sample_that_agrees_keeps_the_code_for_one_more_call(top_task, run):

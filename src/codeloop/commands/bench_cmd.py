@@ -44,7 +44,7 @@ EDGES_OPT = typer.Option(None, "--edge-checks/--no-edge-checks", help="pipeline:
                          "argument, and spend a round on a crash (default: on).")
 VOTE_OPT = typer.Option(None, "--vote/--no-vote", help="pipeline: code that passes its examples "
                         "only after a failed draft meets an independent sample on edge calls; "
-                        "two samples agreeing against it replace it (default: on).")
+                        "two samples agreeing against it replace it (default: off).")
 
 
 def _split_ids(ids: list[str] | None) -> list[str] | None:

@@ -38,7 +38,7 @@ class SolveParams(BaseModel):
     plan_first: bool = False
     crosscheck: bool = False  # untested code compared with samples (codeloop solve --crosscheck)
     edge_checks: bool = True  # crashes on empty/one-item inputs (codeloop solve --no-edge-checks)
-    vote: bool = True  # refined code meets an independent sample (codeloop solve --no-vote)
+    vote: bool = False  # refined code meets an independent sample (codeloop solve --vote)
 
 
 class AgentParams(BaseModel):

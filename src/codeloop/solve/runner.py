@@ -85,7 +85,7 @@ def solve_task(
     samples_per_round: int = SAMPLES_PER_ROUND,
     seed: int | None = None,
     edge_checks: bool = True,
-    vote: bool = True,
+    vote: bool = False,
 ) -> SolveResult:
     """Run the five stages on `task`. `stream` emits Token events while the model writes;
     `checkpointer` (e.g. RunStore.checkpointer()) persists the state after every stage;

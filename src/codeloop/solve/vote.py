@@ -17,6 +17,11 @@ there; only agreement counts:
 After a vote the task ends: the result is what review says of the code kept. The calls run
 in the trusted harness like the examples, as literals (solve/probes.py). Only a task that
 has spent under VOTE_BUDGET times its draft's tokens votes.
+
+Off by default (`--vote` turns it on): in a full HumanEval run (benchmarks/results/
+humaneval-1.5b-pipeline-vote) it voted on 27 problems for 0.23x one-shot's tokens and changed
+no answer; on the 10 wrong codes it checked, the samples failed an example too or repeated the
+code's behaviour.
 """
 
 from __future__ import annotations

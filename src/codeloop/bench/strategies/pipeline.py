@@ -25,7 +25,7 @@ class Pipeline:
 
     def __init__(self, max_refinements: int = 3,
                  samples_per_round: int = SAMPLES_PER_ROUND, seed: int | None = None,
-                 edge_checks: bool = True, vote: bool = True) -> None:
+                 edge_checks: bool = True, vote: bool = False) -> None:
         self.max_refinements = max_refinements
         self.edge_checks = edge_checks
         self.vote = vote
