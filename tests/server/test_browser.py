@@ -4,7 +4,7 @@ review from the form, watch its events arrive in the DebugPanel, open the DiffVi
 with a message, and find the file fixed on disk and the message in `.ai_context.json`.
 
 Screenshots of the runs list, the DebugPanel and the DiffViewer are saved to
-$CODELOOP_SCREENSHOTS_DIR (the README's are made with it set to docs/screenshots), else to
+$CODELOOP_SCREENSHOTS_DIR (docs/serve.md's are made with it set to docs/screenshots), else to
 the test's tmp dir."""
 
 from __future__ import annotations
