@@ -2,7 +2,9 @@
 onto main, drop the branch and worktree. Conflict: the branch is squashed and rebased onto
 main, the model resolves each conflicted file (the whole file back, one call each), the
 tests run again, then the squash merge. Unresolved: the rebase is undone, the branch kept,
-and the task fails naming the conflicting files.
+and the task fails naming the conflicting files. A branch holding a file the host policy
+refuses (a native module, bytecode, `sitecustomize`...) is never merged; the task fails
+naming it.
 """
 
 from __future__ import annotations
@@ -52,6 +54,8 @@ def merge_task(repo: Path, worktree: Path, task: dict[str, Any], stack: Stack,
     branch = branch_name(task_id)
     message = task_commit_message(task_id, task["description"])
     first = squash_merge(repo, branch, message)
+    if first.refused:
+        return _refused(branch, first.refused)
     if first.ok:
         _drop(repo, worktree, branch)
         return MergeReport(True)
@@ -75,11 +79,18 @@ def merge_task(repo: Path, worktree: Path, task: dict[str, Any], stack: Stack,
                                       f"but the tests fail ({tests.summary}); branch {branch} "
                                       "kept")
     second = squash_merge(repo, branch, message)
+    if second.refused:
+        return _refused(branch, second.refused)
     if not second.ok:
         return MergeReport(False, f"merge conflict in {', '.join(second.conflicts)} after the "
                                   f"rebase; branch {branch} kept")
     _drop(repo, worktree, branch)
     return MergeReport(True, resolved=resolved)
+
+
+def _refused(branch: str, refused: list[str]) -> MergeReport:
+    return MergeReport(False, f"not merged: the branch holds what the host would run "
+                              f"({'; '.join(refused[:5])}); branch {branch} kept")
 
 
 def _resolve(worktree: Path, conflicts: list[str], task: dict[str, Any], stack: Stack,

@@ -5,7 +5,9 @@ conflicting branch onto main.
 Commits take only the paths a tool changed (`commit_paths`), never `add -A` in a tree the
 model writes: its own `.gitignore` must not decide what gets committed (principle 13), and the
 installed dependencies (node_modules, .deps) are excluded in `.git/info/exclude`, which the
-model cannot reach.
+model cannot reach. The host policy judges every path a commit stages and every path a task
+branch changed before it is merged onto main: what the host would run by itself (a native
+module, bytecode, `.pth`, `sitecustomize`...) never lands in the user's repository.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from codeloop.gitutil import GitError, git, init_repo, status
+from codeloop.sandbox.host_policy import refusal
+from codeloop.sandbox.pathguard import HostFileRefused
 
 MAIN = "main"
 TASK_TRAILER = "Build-Task"
@@ -46,7 +50,12 @@ def head(cwd: Path, ref: str = "HEAD") -> str:
 
 def commit_paths(cwd: Path, paths: list[str], message: str) -> str | None:
     """Stage exactly `paths` (literally: no pathspec magic) and commit; the sha, or None
-    when nothing changed."""
+    when nothing changed. HostFileRefused, with nothing staged, for a path the host policy
+    refuses."""
+    for path in paths:
+        why = refusal(cwd, path.split("/"))
+        if why:
+            raise HostFileRefused(path, why)
     if paths:
         # -f: a path the tool wrote is committed even if the model's .gitignore names it.
         git(["--literal-pathspecs", "add", "-A", "-f", "--", *paths], cwd)
@@ -145,10 +154,23 @@ class MergeOutcome:
     ok: bool
     conflicts: list[str] = field(default_factory=list)
     commit: str = ""
+    refused: list[str] = field(default_factory=list)  # "path: why", nothing was merged
+
+
+def refused_paths(repo: Path, branch: str) -> list[str]:
+    """The paths `branch` changed since it left main that the host policy refuses."""
+    out = git(["diff", "--name-only", "--no-renames", "-z", f"{MAIN}...{branch}", "--"],
+              repo).stdout
+    return [f"{path}: {why}" for path in out.split("\0")
+            if path and (why := refusal(repo, path.split("/")))]
 
 
 def squash_merge(repo: Path, branch: str, message: str) -> MergeOutcome:
-    """Squash `branch` onto main in the main work tree; on conflict main is left as it was."""
+    """Squash `branch` onto main in the main work tree; on conflict main is left as it was.
+    A branch holding a path the host policy refuses is not merged at all."""
+    refused = refused_paths(repo, branch)
+    if refused:
+        return MergeOutcome(False, refused=refused)
     proc = git(["merge", "--squash", "--no-verify", branch], repo, check=False)
     if proc.returncode != 0:
         conflicts = unmerged(repo)

@@ -23,10 +23,12 @@ def load_context(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
     guard = PathGuard(state["workspace"])
     files, git_diff, errors = list(state["files"]), "", []
     if state["git_rev"]:
-        found, git_diff = changed_files(guard.root, state["git_rev"])
+        skipped: list[str] = []
+        found, git_diff = changed_files(guard.root, state["git_rev"], skipped)
         files = list(dict.fromkeys([*files, *found]))
         trail.log("tool_call", f"git diff {state['git_rev']}: {len(found)} file(s)",
                   {"files": found})
+        errors += [f"warning: not reviewed: {item}" for item in skipped]
     originals: dict[str, str | None] = {}
     for name in files:
         try:

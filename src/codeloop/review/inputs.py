@@ -57,10 +57,14 @@ def _commit_range(workspace: Path, rev: str) -> list[str]:
     return [empty, rev]
 
 
-def changed_files(workspace: Path, rev: str) -> tuple[list[str], str]:
+def changed_files(workspace: Path, rev: str,
+                  skipped: list[str] | None = None) -> tuple[list[str], str]:
     """The files commit `rev` changed (its own change: `rev^ rev`), or with WORKTREE the
     uncommitted changes (tracked and untracked), that still exist, and the diff text.
-    ReviewInputError when the workspace is no git repository or rev unknown."""
+    ReviewInputError when the workspace is no git repository or rev unknown.
+    `skipped` (when given) gets "path: why" for every change left out: files the review may
+    not change (the host policy) or that are gone, and with WORKTREE the untracked files a
+    .gitignore hides (a model may write one to hide its work), so none is out of sight."""
     from codeloop.gitutil import GitError, git
 
     if not _REV.match(rev):
@@ -89,6 +93,25 @@ def changed_files(workspace: Path, rev: str) -> tuple[list[str], str]:
     for name in dict.fromkeys(n for n in names.splitlines() if n.strip()):
         try:
             found.append(check_file(guard, name))
-        except ReviewInputError:
-            continue  # deleted since, or not a file codeloop may change
+        except ReviewInputError as exc:  # deleted since, or not a file codeloop may change
+            if skipped is not None:
+                skipped.append(str(exc))
+    if skipped is not None and rev == WORKTREE:
+        skipped += _hidden_by_gitignore(workspace)
     return found, diff
+
+
+def _hidden_by_gitignore(workspace: Path) -> list[str]:
+    from codeloop.tools.base import ToolError
+    from codeloop.tools.git_tools import hidden_by_gitignore
+    from codeloop.tools.workspace import Workspace
+
+    try:
+        hidden = hidden_by_gitignore(Workspace.at(workspace))
+    except ToolError as exc:
+        return [f"(files hidden by .gitignore could not be listed: {exc})"]
+    out = []
+    for name in hidden:
+        why = refusal(workspace, name.rstrip("/").split("/"))
+        out.append(f"{name}: hidden by .gitignore" + (f"; {why}" if why else ""))
+    return out

@@ -1,12 +1,14 @@
 """What model-written files may never become on the host: one policy for the file tools
-(through the path guard) and for the sandbox's copy-back.
+(through the path guard), the sandbox's copy-back, review's targets and build's commits and
+merges.
 
 A workspace holds files a model wrote. Some names make the host act on their content without
-anyone running them: git reads `.git/` (hooks, config, filters) at any depth, Python runs
-`*.pth` and `sitecustomize`/`usercustomize` at every start and imports `__pycache__/*.pyc`
-instead of the source next to it, a virtual environment (a directory holding `pyvenv.cfg`) is
-full of all of these, and codeloop reads its own config file. None of them is written by a
-tool or copied back out of the sandbox; each refusal says why, so it can be reported.
+anyone running them: git reads `.git/` (hooks, config, filters) at any depth; Python loads
+native extension modules, bytecode, `.pth` files and `sitecustomize`/`usercustomize` (module
+or package) by itself (implicit_code.py judges those by the import system's rules); a virtual
+environment (a directory holding `pyvenv.cfg`) is full of all of these; and codeloop reads its
+own config file. None of them is written by a tool or copied back out of the sandbox; each
+refusal says why, so it can be reported.
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ from __future__ import annotations
 import os
 import stat
 
+from codeloop.sandbox.implicit_code import implicit_code_refusal
+
 GIT_DIR = ".git"
 CONFIG_NAMES = frozenset({"codeloop.toml"})
-STARTUP_MODULES = frozenset({"sitecustomize.py", "usercustomize.py"})
 VENV_MARKER = "pyvenv.cfg"
 
 
@@ -28,16 +31,11 @@ def name_refusal(parts: tuple[str, ...] | list[str]) -> str | None:
         last = i == len(parts) - 1
         if lower == GIT_DIR:
             return "git metadata (.git) is never written from model-controlled code"
-        if lower == "__pycache__":
-            return "bytecode caches (__pycache__) run on import and are never written"
+        why = implicit_code_refusal(part)
+        if why:
+            return why
         if not last:
             continue
-        if lower.endswith((".pyc", ".pyo")):
-            return "compiled bytecode (.pyc) runs on import and is never written"
-        if lower.endswith(".pth"):
-            return ".pth files run at every Python start and are never written"
-        if lower in STARTUP_MODULES:
-            return f"{part} runs at every Python start and is never written"
         if lower == VENV_MARKER:
             return "a virtual environment's pyvenv.cfg is never written"
         if lower in CONFIG_NAMES:
