@@ -30,6 +30,7 @@ from codeloop.sandbox import run_command
 from codeloop.sandbox.pathguard import PathGuard, PathRefused
 from codeloop.store import RunStore
 from codeloop.tools import ALL_TOOLS, Toolbox, Workspace
+from codeloop.tools.git_tools import git_status
 
 PY = sys.executable
 HOST_SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]  # e.g. .cpython-311-x86_64-linux-gnu.so
@@ -230,3 +231,15 @@ def test_build_never_stages_implicit_code(build_repo, planted):
         commit_paths(build_repo, [planted], "sneaky")
     assert head(build_repo) == main_before
     assert git(["diff", "--cached", "--name-only"], build_repo).stdout == ""
+
+
+def test_the_git_tools_name_loose_bytecode_and_native_modules_gitignore_hides(project):
+    # Python writes bytecode only into __pycache__ (noise there); a .pyc or .so elsewhere was
+    # put there on purpose and is imported in place of the source: it is named.
+    (project / "calc.pyc").write_bytes(b"forged")
+    (project / f"calc{HOST_SUFFIX}").write_bytes(b"\x7fELF")
+    (project / "__pycache__").mkdir()
+    (project / "__pycache__" / "calc.cpython-311.pyc").write_bytes(b"cache")
+    status = git_status.func(Workspace.at(project))
+    assert "calc.pyc" in status and f"calc{HOST_SUFFIX}" in status
+    assert "__pycache__" not in status

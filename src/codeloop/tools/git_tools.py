@@ -75,8 +75,10 @@ def hidden_by_gitignore(ws: Workspace, path: str = "") -> list[str]:
 
 
 def _is_noise(ws: Workspace, name: str) -> bool:
+    # Bytecode outside __pycache__ is not noise: Python never writes it there by itself, and
+    # it is imported in place of the source beside it.
     pure = PurePosixPath(name.rstrip("/"))
-    if any(part in _NOISE_NAMES for part in pure.parts) or pure.suffix in (".pyc", ".pyo"):
+    if any(part in _NOISE_NAMES for part in pure.parts):
         return True
     return pure.name.endswith(".egg-info") or (ws.root / pure / "pyvenv.cfg").is_file()
 
