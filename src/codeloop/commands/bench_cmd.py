@@ -24,8 +24,9 @@ IDS_OPT = typer.Option(None, "--ids", help="Problem ids (repeat or comma-separat
                        "HumanEval/3,7 or Mbpp/11).")
 WORKERS_OPT = typer.Option(None, "--workers", help="Problems in parallel (local: default 1, "
                            "they share one model instance; ray: default the cluster's CPUs).")
+# `\\[` keeps rich markup from eating the extra's name in --help.
 EXECUTOR_OPT = typer.Option("local", "--executor", help="local (this process) or ray (a Ray "
-                            "cluster; needs codeloop[ray]).")
+                            "cluster; needs codeloop\\[ray]).")
 RAY_ADDRESS_OPT = typer.Option(None, "--ray-address", help="ray: auto, ray://HOST:PORT or "
                                "HOST:PORT (default CODELOOP_RAY_ADDRESS, else a local cluster).")
 RESUME_OPT = typer.Option(False, "--resume", help="Continue the run in --out.")
