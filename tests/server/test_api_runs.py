@@ -75,9 +75,11 @@ def test_solve_params_reach_the_pipeline(tmp_path):
         script = write_script(tmp_path, [ADD, calls, ADD, wrong, ADD], "crosscheck.yaml")
         untested = {k: v for k, v in ADD_TASK.items() if k != "examples"}
         run_id = start(client, "solve", {"task": untested, "model": script, "crosscheck": True})
-        result = wait_status(client, run_id, {"passed"})["result"]
+        # No test ran: the run is "untested" (never "passed"), the agreement in the reason.
+        result = wait_status(client, run_id, {"untested"})["result"]
+        assert result["verdict"] == "Code is untested" and result["passed"] is False
         assert "3 of 4 candidates written independently return the same on 2 call(s)" \
-            in result["review"]["warnings"][0]
+            in result["untested_reason"]
         # edge_checks: on by default; off, code that crashes on an empty input is kept as is
         last = {"signature": "def last_word(text: str) -> str",
                 "docstring": "The last word of text ('' when there is none).",

@@ -11,7 +11,7 @@ import ast
 import pytest
 
 from codeloop.solve.probes import MAX_PROBES, majority, probe_calls
-from codeloop.solve.state import CORRECT
+from codeloop.solve.state import UNTESTED
 from codeloop.solve.tasks import Task
 
 SIGNATURE = "def second_largest(nums: list) -> int"
@@ -70,7 +70,7 @@ def test_a_draft_outvoted_by_the_samples_is_replaced(run):
     r = run(task(), [NOT_DISTINCT, PROBES, DISTINCT, SMALLEST, DISTINCT_TOO], crosscheck=True)
     assert r.stages() == ["generation", "review", "crosscheck"]
     result = r.result
-    assert result.verdict == CORRECT
+    assert result.verdict == UNTESTED and not result.passed  # agreement is not a test
     assert result.function_code.strip() == DISTINCT.split("\n", 1)[1].rsplit("\n```", 1)[0]
     samples = [a for a in result.attempts if a["strategy"] == "crosscheck"]
     assert [a["accepted"] for a in samples] == [True, False, False]
@@ -79,8 +79,8 @@ def test_a_draft_outvoted_by_the_samples_is_replaced(run):
                                       "code gives value 2")
     assert all(a["tokens"] > 0 for a in samples) and samples[0]["tokens"] > samples[1]["tokens"]
     assert "took sample 1" in result.review["notes"][-1]
-    warning = result.review["warnings"][0]
-    assert warning.startswith("untested:") and "2 of 4 candidates" in warning
+    reason = result.untested_reason
+    assert reason.startswith("the task has no examples") and "2 of 4 candidates" in reason
     # The probes prompt asks for calls only; the samples are the plain task, sampled.
     assert "no results" in r.prompts()[1]
     assert r.llm.calls and "earlier attempt" not in r.prompts()[2]
@@ -91,8 +91,8 @@ def test_a_tie_keeps_the_draft(run):
             crosscheck=True)
     assert "return sorted(set(nums))[-2]" in r.result.function_code
     assert "kept the code" in r.result.review["notes"][-1]
-    assert "2 of 4 candidates" in r.result.review["warnings"][0]
-    assert "they disagree, so read the code" in r.result.review["warnings"][0]
+    assert "2 of 4 candidates" in r.result.untested_reason
+    assert "they disagree, so read the code" in r.result.untested_reason
     assert not any(a["accepted"] for a in r.result.attempts[1:])
 
 
@@ -104,9 +104,9 @@ def test_a_tie_keeps_the_draft(run):
 def test_no_usable_call_ends_the_cross_check_before_any_sample(run, probes):
     r = run(task(), [DISTINCT, probes], crosscheck=True)
     assert len(r.llm.calls) == 2  # the draft and the probes: no sample is paid for
-    assert r.result.verdict == CORRECT
+    assert r.result.verdict == UNTESTED
     assert "cross-check skipped" in r.result.review["notes"][-1]
-    assert r.result.review["warnings"][0].startswith("untested: the task has no examples")
+    assert r.result.untested_reason.startswith("the task has no examples and no test file")
 
 
 def test_samples_that_do_not_load_are_outvoted(run):
@@ -114,7 +114,7 @@ def test_samples_that_do_not_load_are_outvoted(run):
     no_function = "```python\nprint('hi')\n```"
     r = run(task(), [DISTINCT, PROBES, broken, no_function, NOT_DISTINCT], crosscheck=True)
     assert "return sorted(set(nums))[-2]" in r.result.function_code
-    assert "(2 did not load or had another signature)" in r.result.review["warnings"][0]
+    assert "(2 did not load or had another signature)" in r.result.untested_reason
 
 
 def test_tested_tasks_and_runs_without_rounds_are_not_cross_checked(run, add_task):
@@ -127,4 +127,5 @@ def test_tested_tasks_and_runs_without_rounds_are_not_cross_checked(run, add_tas
 def test_without_the_switch_untested_code_is_only_said_to_be_untested(run):
     r = run(task(), [NOT_DISTINCT])
     assert r.stages() == ["generation", "review"] and len(r.llm.calls) == 1
-    assert r.result.review["warnings"][0].startswith("untested: the task has no examples")
+    assert r.result.verdict == UNTESTED
+    assert r.result.untested_reason.startswith("the task has no examples and no test file")

@@ -97,17 +97,19 @@ def test_a_task_without_examples_is_said_to_be_untested(cli, tmp_path):
     bare = {"task_id": "add", "signature": "def add(a, b)", "docstring": "Sum."}
     result = cli("--task-file", _tasks(tmp_path, [bare]), "--store", str(tmp_path / "r.sqlite"),
                  "--model", _script(tmp_path, [ADD]))
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 3, result.output  # untested: not a pass
     out = " ".join(result.output.split())
+    assert "Code is untested" in out and "Code is correct" not in out
     assert "no tests to run" in out and "0/0 tests passed" not in out
-    assert "warning: untested: the task has no examples and no test file" in out
+    assert "untested: the task has no examples and no test file" in out
     # --crosscheck: the draft, the calls the model proposes, three samples.
     calls = "```python\nadd(1, 2)\nadd(-1, 1)\n```"
     sub = "```python\ndef add(a, b):\n    return a - b\n```"
     checked = cli("--task-file", _tasks(tmp_path, [bare]), "--store", str(tmp_path / "r.sqlite"),
                   "--crosscheck", "--model", _script(tmp_path, [ADD, calls, ADD, sub, ADD]))
-    assert checked.exit_code == 0, checked.output
-    assert ("warning: untested: the task has no examples and no test file; 3 of 4 candidates "
+    assert checked.exit_code == 3, checked.output
+    assert ("untested: the task has no examples and no test file: nothing checked what add "
+            "returns; 3 of 4 candidates "
             "written independently return the same on 2 call(s) the model proposed") \
         in " ".join(checked.output.split())
     tested = cli("--task-file", _tasks(tmp_path, [ADD_TASK]), "--store",

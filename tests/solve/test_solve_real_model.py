@@ -65,4 +65,4 @@ def test_untested_code_is_cross_checked_on_the_small_model():
     if "skipped" not in note:  # the model proposed calls: two samples ran on them
         samples = [a for a in result.attempts if a["strategy"] == "crosscheck"]
         assert len(samples) == 2 and all(a["tokens"] > 0 for a in samples)
-        assert "of 3 candidates written independently" in result.review["warnings"][0]
+        assert "of 3 candidates written independently" in result.untested_reason

@@ -11,6 +11,8 @@ import typer
 
 from codeloop.commands.common import fail, open_store, settings_from_cli
 
+UNTESTED_EXIT = 3  # no task failed, but one ran no test (its verdict: "Code is untested")
+
 
 def _load_tasks(task_file: Path | None, task_id: str | None):
     """[(task, its file)] for the run; bad files and unknown ids are clean errors."""
@@ -82,7 +84,9 @@ def solve(
     """Write a tested function from a signature and a docstring.
 
     The draft runs against the task's examples (and --test-file's tests) in the sandbox and
-    is refined until it passes or the rounds run out."""
+    is refined until it passes or the rounds run out. Exit code: 0 every task passed its
+    tests, 1 one failed, 3 none failed but one ran no test ("Code is untested": its examples
+    do not call the function, or it has none), 130 interrupted."""
     from rich.console import Console
 
     from codeloop.events import Progress
@@ -130,8 +134,7 @@ def solve(
                         draft_first=not plan_first, crosscheck=crosscheck,
                         samples_per_round=samples_per_round, seed=seed,
                         edge_checks=edge_checks, vote=vote)
-                    run.finish("passed" if result.passed else "failed",
-                               result.model_dump())
+                    run.finish(result.run_status, result.model_dump())
             except (LLMError, TestFileError) as exc:
                 fail(f"{task.task_id}: {exc}")
             results.append((run.id, result))
@@ -142,8 +145,11 @@ def solve(
         payload = [{"run_id": rid, "sandboxed": not settings.unsafe_no_sandbox,
                     **r.model_dump()} for rid, r in results]
         typer.echo(json.dumps(payload[0] if len(payload) == 1 else payload, indent=2))
-    if not all(r.passed for _, r in results):
+    statuses = {r.run_status for _, r in results}
+    if "failed" in statuses:
         raise typer.Exit(1)
+    if "untested" in statuses:  # nothing failed, but no test ran: not a success either
+        raise typer.Exit(UNTESTED_EXIT)
 
 
 def register(app: typer.Typer) -> None:

@@ -88,7 +88,7 @@ def solve_launch(ctx: JobContext, params: SolveParams) -> Launch:
                 draft_first=not params.plan_first, crosscheck=params.crosscheck,
                 samples_per_round=params.samples_per_round, seed=params.seed,
                 edge_checks=params.edge_checks, vote=params.vote)
-            run.finish("passed" if result.passed else "failed", result.model_dump())
+            run.finish(result.run_status, result.model_dump())
 
     return Launch("solve", work)
 

@@ -20,8 +20,8 @@ from codeloop.solve.execute import run_probes
 from codeloop.solve.extract import check_signature, join_program
 from codeloop.solve.probes import informative, majority, probe_calls
 from codeloop.solve.stage import PROMPTS, SolveContext, ask_code
-from codeloop.solve.state import CORRECT, Candidate, SolveState
-from codeloop.solve.verify import UNTESTED, assess, execute_candidate, show
+from codeloop.solve.state import CORRECT, UNTESTED, Candidate, SolveState
+from codeloop.solve.verify import assess, execute_candidate, show
 
 PROBES_ASKED = 6
 PROBE_TIMEOUT = 5.0  # seconds a call; a candidate that loops costs this, not the task's limit
@@ -34,8 +34,8 @@ def rounds_left(state: SolveState) -> int:
 
 
 def needs_crosscheck(state: SolveState) -> bool:
-    """Code that review passed with no test at all, once, while rounds are left."""
-    return (state["review"]["verdict"] == CORRECT and not state["exec_result"]["total"]
+    """Code that review found untested (no test at all), once, while rounds are left."""
+    return (state["review"]["verdict"] == UNTESTED and not state["exec_result"]["total"]
             and rounds_left(state) > 0
             and not any(a["strategy"] == "crosscheck" for a in state["attempts"]))
 
@@ -104,7 +104,7 @@ def crosscheck(state: SolveState, ctx: SolveContext, usage: UsageRecord) -> Stag
             f"cross-check: {summary}; took sample {winner}, which more candidates agree with "
             f"than with the code before ({sum(1 for b in seen if b == seen[0])} of "
             f"{len(candidates)})")]}
-    update["review"] = _untested_warning(review, summary)
+    update["review"] = _agreement_told(review, summary)
     return StageOutput(update, show(update["review"]) + "\n" + _table(calls, kept, seen),
                        ok=update["review"]["verdict"] == CORRECT)
 
@@ -113,13 +113,11 @@ def _noted(review: dict, note: str) -> dict:
     return {**review, "notes": [*review["notes"], note]}
 
 
-def _untested_warning(review: dict, summary: str) -> dict:
-    """The untested warning, saying what the cross-check did see."""
-    warning = (f"untested: the task has no examples and no test file; {summary} (agreement, "
-               "not checked against expected values); add examples or --test-file to have "
-               "it tested")
-    warnings = [warning if w == UNTESTED else w for w in review["warnings"]]
-    return {**review, "warnings": warnings}
+def _agreement_told(review: dict, summary: str) -> dict:
+    """The untested reason, saying what the cross-check did see (agreement is not a test)."""
+    told = (f"{review.get('untested') or 'no test ran'}; {summary} (agreement, not checked "
+            "against expected values)")
+    return {**review, "untested": told}
 
 
 def _attempts(state: SolveState, candidates: list[str | None], costs: list[int],

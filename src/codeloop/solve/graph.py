@@ -34,7 +34,7 @@ from codeloop.solve.generation import generate
 from codeloop.solve.planning import plan
 from codeloop.solve.refinement import refine
 from codeloop.solve.stage import SolveContext, solve_node
-from codeloop.solve.state import CORRECT, SolveState
+from codeloop.solve.state import SETTLED, SolveState
 from codeloop.solve.verify import review
 from codeloop.solve.vote import needs_vote, vote
 
@@ -48,8 +48,9 @@ def after_review(state: SolveState, ctx: SolveContext
     goes to planning first; a round may draw a second sample (rounds.py); correct code
     that crashes on an edge call gets a round to fix it (solve/edges.py); with
     `ctx.crosscheck`, correct code that no test checked is cross-checked; code that passes
-    only after a failed draft meets an independent sample (vote.py), last of all."""
-    if state["review"]["verdict"] == CORRECT:
+    only after a failed draft meets an independent sample (vote.py), last of all. Untested
+    code (no test ran) has no failure to refine on: it ends, or is cross-checked."""
+    if state["review"]["verdict"] in SETTLED:
         if ctx.edge_round(state):
             return "refinement"
         if needs_vote(state, ctx.vote_calls):

@@ -21,7 +21,7 @@ from codeloop.solve.execute import narrow_test_source, read_test_file
 from codeloop.solve.extract import join_program
 from codeloop.solve.rounds import EDGE_ROUNDS, SAMPLES_PER_ROUND, STUCK_LAST_ROUND_SAMPLES
 from codeloop.solve.stage import SolveContext
-from codeloop.solve.state import CORRECT, SolveState, initial_state
+from codeloop.solve.state import CORRECT, UNTESTED, SolveState, initial_state
 from codeloop.solve.tasks import Task
 from codeloop.solve.vote import vote_calls
 
@@ -32,7 +32,8 @@ class SolveResult(BaseModel):
     code: str  # the full program: the task's context, then the solution
     function_code: str  # the solution alone (function and helpers)
     verdict: str
-    passed: bool
+    passed: bool  # the code passed its tests: never when no test ran
+    untested_reason: str = ""  # why no test ran (the verdict is then "Code is untested")
     exec_result: dict[str, Any]
     quality_metrics: dict[str, Any]
     review: dict[str, Any]
@@ -42,6 +43,13 @@ class SolveResult(BaseModel):
     attempts: list[dict[str, Any]]
     stages: dict[str, UsageRecord]  # seconds: each stage's wall clock, not only the model's
     totals: UsageRecord
+
+    @property
+    def run_status(self) -> str:
+        """The run store's status for this result (run_statuses.JOB_STATUSES["solve"])."""
+        if self.passed:
+            return "passed"
+        return "untested" if self.verdict == UNTESTED else "failed"
 
 
 def result_from_state(state: SolveState, task: Task) -> SolveResult:
@@ -54,6 +62,8 @@ def result_from_state(state: SolveState, task: Task) -> SolveResult:
         function_code=code,
         verdict=state["review"]["verdict"],
         passed=state["review"]["verdict"] == CORRECT,
+        untested_reason=state["review"].get("untested", "") if
+        state["review"]["verdict"] == UNTESTED else "",
         exec_result=dict(state["exec_result"]),
         quality_metrics=state["quality_metrics"],
         review=dict(state["review"]),

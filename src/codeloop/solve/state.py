@@ -12,9 +12,13 @@ from typing import Annotated, Any, Literal, TypedDict
 
 from codeloop.solve.tasks import Task
 
-Verdict = Literal["Code is correct", "Code has issues"]
+Verdict = Literal["Code is correct", "Code has issues", "Code is untested"]
 CORRECT: Verdict = "Code is correct"
 HAS_ISSUES: Verdict = "Code has issues"
+# The code loads and matches the signature, but no test ran: never "correct".
+UNTESTED: Verdict = "Code is untested"
+# Verdicts no refinement round can improve: nothing failed to reflect back.
+SETTLED: tuple[Verdict, ...] = (CORRECT, UNTESTED)
 
 StageName = Literal["analysis", "planning", "generation", "review", "refinement", "crosscheck",
                     "vote"]
@@ -44,6 +48,7 @@ class Review(TypedDict):
     issues: list[str]  # what makes the code wrong (tests, signature, loading)
     warnings: list[str]  # static findings that never change the verdict (print, globals...)
     notes: list[str]
+    untested: str  # why no test ran ("" when tests ran); set with the UNTESTED verdict
 
 
 class Candidate(TypedDict):
@@ -108,7 +113,8 @@ def initial_state(task: Task, *, model: str, show_node_info: bool = False,
         code="",
         exec_result=empty_exec(),
         quality_metrics={},
-        review=Review(verdict=HAS_ISSUES, issues=["not reviewed yet"], warnings=[], notes=[]),
+        review=Review(verdict=HAS_ISSUES, issues=["not reviewed yet"], warnings=[], notes=[],
+                      untested=""),
         refinement_count=0,
         attempts=[],
         usage=[],

@@ -27,18 +27,17 @@ from codeloop.solve.stage import SolveContext
 from codeloop.solve.state import (
     CORRECT,
     HAS_ISSUES,
+    UNTESTED,
     Candidate,
     ExecSummary,
     Review,
     SolveState,
     empty_exec,
 )
+from codeloop.solve.untested import dropped_warning, untested_reason
 
 NO_CODE = "the reply held no usable Python code defining the function"
 EMPTY = "has no implementation: its body is only a docstring, `pass` or `...`"
-UNTESTED = ("untested: the task has no examples and no test file, so nothing checked what "
-            "the function returns (it loads and its signature matches); add examples or "
-            "--test-file to have it tested")
 EDGE_WARNING = ("passes every test but crashes on inputs made from the examples (empty or "
                 "one-item arguments; the description may exclude them)")
 MAX_FAILURE_LINES = 1  # what was measured; more lines cost prefill and distract a small model
@@ -109,7 +108,7 @@ def judge(summary: ExecSummary) -> Review:
     tested = f"{summary['passed']}/{summary['total']} tests passed" if summary["total"] \
         else "no tests to run"
     return Review(verdict=CORRECT if correct else HAS_ISSUES, issues=issues, warnings=[],
-                  notes=[tested])
+                  notes=[tested], untested="")
 
 
 def feedback_text(summary: ExecSummary) -> str:
@@ -174,7 +173,11 @@ def assess(code: str, summary: ExecSummary, ctx: SolveContext) -> dict:
     if code:
         verdict["warnings"] = static_findings(code, ctx.task.context)
     if verdict["verdict"] == CORRECT and not summary["total"]:
-        verdict["warnings"].insert(0, UNTESTED)
+        # It loads and its signature matches, but no test ran: that is not "correct".
+        verdict["verdict"] = UNTESTED
+        verdict["untested"] = untested_reason(ctx.task, ctx.test_source is not None)
+    elif dropped := dropped_warning(ctx.task):
+        verdict["warnings"].insert(0, dropped)
     if summary.get("edge_failures"):
         verdict["warnings"].insert(0, f"{EDGE_WARNING}: {'; '.join(summary['edge_failures'])}")
     metrics = compute_metrics(join_program(ctx.task.context, code)).model_dump() if code else {}
@@ -183,6 +186,8 @@ def assess(code: str, summary: ExecSummary, ctx: SolveContext) -> dict:
 
 def show(verdict: Review) -> str:
     lines = [verdict["verdict"], *verdict["notes"]]
+    if verdict.get("untested"):
+        lines.append(f"- untested: {verdict['untested']}")
     lines += [f"- {issue}" for issue in verdict["issues"]]
     lines += [f"- warning: {w}" for w in verdict["warnings"]]
     return "\n".join(lines)

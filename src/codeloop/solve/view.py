@@ -11,7 +11,7 @@ from rich.table import Table
 
 from codeloop.events import Event
 from codeloop.solve.runner import SolveResult
-from codeloop.solve.state import CORRECT
+from codeloop.solve.state import CORRECT, UNTESTED
 from codeloop.textsafe import printable
 
 
@@ -55,11 +55,14 @@ def render_result(console: Console, result: SolveResult) -> None:
         console.print(Syntax(printable(result.code), "python", line_numbers=False))
     else:
         console.print("[red](no code was produced)[/]")
-    style = "bold green" if result.verdict == CORRECT else "bold red"
+    style = {CORRECT: "bold green", UNTESTED: "bold yellow"}.get(result.verdict, "bold red")
     ex = result.exec_result
     tested = f"{ex['passed']}/{ex['total']} tests passed" if ex["total"] else "no tests to run"
     console.print(f"[{style}]{result.verdict}[/]  ({tested}, "
                   f"{result.refinement_count} refinement round(s))")
+    if result.untested_reason:
+        console.print(f"  - untested: {printable(result.untested_reason)}", markup=False,
+                      highlight=False)
     for issue in result.review.get("issues", []):
         console.print(f"  - {printable(issue)}", markup=False, highlight=False)
     for warning in result.review.get("warnings", []):

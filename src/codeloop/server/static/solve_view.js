@@ -29,9 +29,15 @@ export class SolveView {
     clear(this.resultBox);
     if (!result || !result.verdict) return;
     const metrics = result.quality_metrics || {};
+    // No test ran: never shown as a pass; the reason says why (examples that do not call
+    // the function, or none at all).
+    const untested = Boolean(result.untested_reason);
+    const verdictClass = result.passed ? "pass" : untested ? "untested" : "fail";
     this.resultBox.append(
-      h("p", { class: result.passed ? "verdict pass" : "verdict fail", id: "solve-verdict" },
+      h("p", { class: `verdict ${verdictClass}`, id: "solve-verdict" },
         result.verdict, ` · ${result.refinement_count} refinement(s)`),
+      untested ? h("p", { class: "untested-reason", id: "solve-untested" },
+        `untested: ${result.untested_reason}`) : "",
       h("h3", {}, "Code"), h("pre", { class: "code", id: "solve-code" }, result.code || ""),
       h("h3", {}, "Metrics"),
       h("table", { class: "metrics", id: "solve-metrics" },
