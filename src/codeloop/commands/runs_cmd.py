@@ -30,6 +30,12 @@ def runs(
     """List recent runs; those awaiting approval are highlighted.
 
     Columns: id, job, status, model, age, tokens."""
+    from codeloop.run_statuses import JOBS, RUN_STATUSES, unknown_value
+
+    # A filter no run can match is a typo, not an empty list: one line, nothing opened.
+    for kind, value, known in (("job", job, JOBS), ("status", status, RUN_STATUSES)):
+        if value and (refusal := unknown_value(kind, value, known)):
+            fail(refusal)
     settings = settings_from_cli(store=store)
     with open_store(settings.store_path()) as run_store:
         run_store.mark_interrupted()  # a run whose process died is not "running"
