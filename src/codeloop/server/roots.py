@@ -53,5 +53,18 @@ class Roots:
             raise BadPath(f"the {kind} {text!r} is not an existing file")
         return resolved
 
+    def contains(self, recorded: str) -> bool:
+        """Whether a path a run recorded (absolute) resolves, now, under a root: the rule a
+        new request meets, held for every later access to the run. Anything else (relative,
+        unresolvable, a NUL byte) is not contained."""
+        text = str(recorded)
+        if "\x00" in text or not Path(text).is_absolute():
+            return False
+        try:
+            resolved = Path(text).resolve(strict=False)
+        except (OSError, RuntimeError, ValueError):
+            return False
+        return any(resolved.is_relative_to(root) for root in self.dirs)
+
     def describe(self) -> list[str]:
         return [str(d) for d in self.dirs]

@@ -13,6 +13,7 @@ from fastapi.responses import PlainTextResponse
 
 from codeloop.server.errors import ERROR_RESPONSES
 from codeloop.server.job_runners import build_launch
+from codeloop.server.run_access import shown_by
 from codeloop.server.run_manager import RunNotFound
 from codeloop.server.schemas import (
     BuildParams,
@@ -35,8 +36,9 @@ def _project_dir(server, project_id: str) -> FilePath:
 
 def _newest_run(server, project_id: str) -> str:
     wanted = str(_project_dir(server, project_id))
+    shown = shown_by(server.roots)  # a project dir swapped for a link out is not there
     for record in server.store.list_runs("build", _SCAN):
-        if str((record.input or {}).get("out_dir", "")) == wanted:
+        if str((record.input or {}).get("out_dir", "")) == wanted and shown(record):
             return record.id
     raise RunNotFound(f"no build of project {project_id!r} (POST .../generate first)")
 

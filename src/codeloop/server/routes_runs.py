@@ -9,7 +9,8 @@ from fastapi import APIRouter, Body, Path, Query, Request
 
 from codeloop.server.errors import ERROR_RESPONSES
 from codeloop.server.job_runners import LAUNCHERS, BadRequest, decision_launch, resume_launch
-from codeloop.server.run_manager import RunConflict, RunNotFound
+from codeloop.server.run_access import shown_by, visible_page, visible_record
+from codeloop.server.run_manager import RunConflict
 from codeloop.server.schemas import (
     Accepted,
     BuildStatus,
@@ -60,10 +61,8 @@ def result_tokens(result) -> int:
 
 
 def _record(server, run_id: str):
-    record = server.store.get_run(run_id)
-    if record is None:
-        raise RunNotFound(f"no run {run_id!r} (see GET /api/runs)")
-    return record
+    """The run, if this server answers for it (its paths under the roots); else 404."""
+    return visible_record(server.store, server.roots, run_id)
 
 
 @router.post("/runs", status_code=202, response_model=Started,
@@ -90,13 +89,14 @@ def list_runs(
         # stored running runs are few: the live ones, and those of other processes).
         stored = server.store.list_runs(job, server.store.count_runs(job, "running") + 64,
                                         status="running")
-        shown = [(r, server.manager.live_status(r.id, r.status)) for r in stored]
+        visible = shown_by(server.roots)
+        shown = [(r, server.manager.live_status(r.id, r.status)) for r in stored
+                 if visible(r)]
         matching = [(r, s) for r, s in shown if s == status]
         total, page = len(matching), matching[offset:offset + limit]
     else:
-        page = [(r, None) for r in server.store.list_runs(job, limit, status=status,
-                                                           offset=offset)]
-        total = server.store.count_runs(job, status)
+        records, total = visible_page(server.store, server.roots, job, status, limit, offset)
+        page = [(r, None) for r in records]
     tokens = server.feed.tokens_by_run([r.id for r, _s in page])
     return RunList(runs=[_summary(server, r, tokens.get(r.id) or result_tokens(r.result), s)
                          for r, s in page],
@@ -145,6 +145,7 @@ def _add_build(server, record, detail: RunDetail) -> None:
 @router.delete("/runs/{run_id}", status_code=202, response_model=Accepted,
                summary="Cancel a live run (it stops at its next model call) or a waiting one")
 def cancel_run(request: Request, run_id: RunId) -> Accepted:
+    _record(_server(request), run_id)
     status = _server(request).manager.cancel(run_id)
     return Accepted(run_id=run_id, status=status,
                     detail="stops at its next model call" if status == "cancelling" else "")

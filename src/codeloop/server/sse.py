@@ -23,7 +23,7 @@ from typing import Annotated
 from fastapi import APIRouter, Header, Path, Query, Request
 
 from codeloop.server.errors import ERROR_RESPONSES
-from codeloop.server.run_manager import RunNotFound
+from codeloop.server.run_access import visible_record, visible_run_ids
 
 OPEN_STATUSES = ("running", "awaiting_approval")
 _POLL_SECONDS = 1.0  # re-read the store this often anyway (runs moved on by other processes)
@@ -82,8 +82,7 @@ async def run_events(
     from sse_starlette import EventSourceResponse
 
     server = request.app.state.server
-    if server.feed.run_status(run_id) is None:
-        raise RunNotFound(f"no run {run_id!r}")
+    visible_record(server.store, server.roots, run_id)  # 404: none, or outside the roots
     start = _cursor(last_event_id, after)
 
     async def stream() -> AsyncIterator[dict[str, str]]:
@@ -130,9 +129,12 @@ async def workflow_stream(
             while True:
                 wake.clear()
                 rows = server.feed.all_events(cursor)
+                shown = visible_run_ids(server.store, server.roots,
+                                        {event.run_id for _r, _s, event in rows})
                 for rowid, seq, event in rows:
                     cursor = rowid
-                    yield _message(rowid, seq, event)
+                    if event.run_id in shown:  # runs outside the roots are not there
+                        yield _message(rowid, seq, event)
                 if not rows:
                     await _wait(wake)
 
