@@ -29,6 +29,8 @@ def agent(
     """Work on a project with the coding agent."""
     from codeloop.agent.app import AgentApp, AgentAppError
 
+    if as_json and prompt is None:  # the interactive session has no JSON form
+        fail("--json needs a request: codeloop agent -p 'REQUEST' --json")
     settings = settings_from_cli(model=model, store=store)
     if settings.unsafe_no_sandbox:  # one visible line; stderr keeps --json's stdout clean
         from codeloop.commands.common import err_console
