@@ -9,13 +9,15 @@ front (the scheduler dispatches by dependencies, not by level; the levels are sh
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-# Task ids become git branch names and worktree directories: keep them plain.
-TASK_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+# Task ids become git branch names (`task/<id>`) and worktree directories: plain names that
+# git's ref rules (git check-ref-format) accept, checked here, not after a minute of retries.
+TASK_ID_CHARS = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 MAX_TASKS = 200
 MAX_REQUEST_BYTES = 2_000_000
 
@@ -27,12 +29,35 @@ class BuildRequestError(ValueError):
 class TaskSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
-    id: str = Field(pattern=TASK_ID_PATTERN)
+    id: str
     description: str = Field(min_length=1, max_length=4000)
     implementation_details: str = Field("", max_length=8000)
     story_points: int = Field(1, ge=1, le=8)
     depends_on: list[str] = Field(default_factory=list, max_length=MAX_TASKS)
     keywords: list[str] = Field(default_factory=list, max_length=50)
+
+    @field_validator("id")
+    @classmethod
+    def _a_branch_name(cls, value: str) -> str:
+        problem = task_id_problem(value)
+        if problem:
+            raise ValueError(problem)
+        return value
+
+
+def task_id_problem(task_id: str) -> str | None:
+    """Why `task_id` cannot name a git branch and a directory (one clause), or None."""
+    if not TASK_ID_CHARS.fullmatch(task_id):
+        return "use 1-64 letters, digits, '_', '.' or '-' (it names a git branch)"
+    if not task_id[0].isalnum():
+        return "must start with a letter or a digit (it names a git branch)"
+    if ".." in task_id:
+        return "must not contain '..' (git refuses it in a branch name)"
+    if task_id.lower().endswith(".lock"):
+        return "must not end with '.lock' (git refuses it in a branch name)"
+    if task_id.endswith("."):
+        return "must not end with '.' (git refuses it in a branch name)"
+    return None
 
 
 class BuildRequest(BaseModel):
@@ -88,6 +113,8 @@ def _describe(exc: ValidationError, data: dict[str, Any]) -> str:
             message = "unknown field"
         elif error["type"] == "missing":
             message = "missing"
+        elif error["type"] == "value_error":
+            message = str(error.get("ctx", {}).get("error") or message)
         return f"{who} field {field}: {message}"
     field = ".".join(str(p) for p in loc) or "(top level)"
     return f"field {field}: {'unknown field' if error['type'] == 'extra_forbidden' else message}"
