@@ -161,7 +161,7 @@ def test_agent_job_through_the_api(tmp_path):
     model = write_script(tmp_path, replies, "agent.yaml")
     with served(tmp_path) as client:
         run_id = start(client, "agent", {"workspace": str(ws), "request": "What is wrong?",
-                                         "model": model})
+                                         "model": model, "init_git": True})
         detail = wait_status(client, run_id, {"done", "error", "step_cap"})
         assert detail["status"] == "done", detail["result"]
         assert detail["result"]["answer"].endswith("add() subtracts: it is a bug")

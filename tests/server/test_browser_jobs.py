@@ -34,7 +34,12 @@ def test_solve_and_build_views(tmp_path):
     with live_server(app) as url, sync_playwright() as pw, chromium_page(pw, errors) as page:
         page.goto(f"{url}/")
         page.select_option("#start-job", "solve")
-        page.locator("#start-form button[type=submit]").click()
+        form = page.locator("#start-form")  # empty fields: the task is typed in
+        form.locator("input[name=task_id]").fill("add")
+        form.locator("input[name=signature]").fill("def add(a, b)")
+        form.locator("textarea[name=docstring]").fill("Return the sum of a and b.")
+        form.locator("textarea[name=examples]").fill("add(1, 2) == 3")
+        form.locator("button[type=submit]").click()
         page.wait_for_url("**/#/runs/solve-*")
         expect(page.locator("#solve-verdict")).to_contain_text("Code is correct")
         expect(page.locator("#solve-stages li.done")).to_contain_text(["generation", "review"])

@@ -20,7 +20,13 @@ from codeloop.agent.repl import (
     run_repl,
 )
 from codeloop.agent.session import AgentSession
-from codeloop.agent.snapshots import SnapshotError, Snapshots, init_repo, is_git_repo
+from codeloop.agent.snapshots import (
+    SnapshotError,
+    Snapshots,
+    init_repo,
+    is_git_repo,
+    not_a_repository,
+)
 from codeloop.config import Settings
 from codeloop.events import EventBus
 from codeloop.jobs.react.state import AgentLimits
@@ -33,12 +39,17 @@ class AgentAppError(Exception):
     """A problem the user must fix before the agent can start (the message says what)."""
 
 
-def open_workspace(home: str | Path, settings: Settings, console: Console) -> Workspace:
+def open_workspace(home: str | Path, settings: Settings, console: Console, *,
+                   init_git: bool = True) -> Workspace:
+    """The workspace; one that is not a git repository is made one when `init_git` (the
+    CLI's way, said on the console), else refused (the API asks for it explicitly)."""
     try:
         workspace = Workspace.at(home, shell_timeout=max(settings.sandbox_timeout, 1.0),
                                  unsafe_no_sandbox=settings.unsafe_no_sandbox)
     except ToolError as exc:
         raise AgentAppError(str(exc)) from exc
+    if not is_git_repo(workspace.root) and not init_git:
+        raise AgentAppError(not_a_repository(workspace.root))
     if not is_git_repo(workspace.root):
         console.print(f"[yellow]{workspace.root} is not a git repository: initialising one, "
                       "with a first commit of the files there now (for diffs and /undo).[/]")

@@ -67,6 +67,12 @@ def is_git_repo(root: Path) -> bool:
     return (root / ".git").exists()
 
 
+def not_a_repository(root: Path) -> str:
+    """Why a workspace is refused where only an explicit request may make it a repository."""
+    return (f"{root} is not a git repository; pass init_git: true to make it one (git init, "
+            "then a first commit of every file there)")
+
+
 def init_repo(root: Path) -> str | None:
     """`git init` and a first commit of what is there (so diffs have a base)."""
     gitutil.init_repo(root)

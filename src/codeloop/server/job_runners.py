@@ -95,9 +95,14 @@ def solve_launch(ctx: JobContext, params: SolveParams) -> Launch:
 
 # ------------------------------------------------------------------ agent
 def agent_launch(ctx: JobContext, params: AgentParams) -> Launch:
+    from codeloop.agent.snapshots import is_git_repo, not_a_repository
     from codeloop.server.roots import BadPath
 
     workspace_dir = ctx.roots.resolve(params.workspace)
+    if not params.init_git and not is_git_repo(workspace_dir):
+        # The agent commits a snapshot of what it finds: only a request that says so may
+        # make a directory (the server's root, a home) a repository with every file in it.
+        raise BadRequest(not_a_repository(workspace_dir))
     spec = _model_spec(ctx, params.model)
     inputs = {"request": params.request, "home": str(workspace_dir),
               "multi_agent": params.multi_agent, "model": spec,
@@ -112,7 +117,8 @@ def agent_launch(ctx: JobContext, params: AgentParams) -> Launch:
 
         quiet = Console(file=io.StringIO(), soft_wrap=True)  # the API's views are the events
         try:
-            workspace = open_workspace(workspace_dir, ctx.settings, quiet)
+            workspace = open_workspace(workspace_dir, ctx.settings, quiet,
+                                       init_git=params.init_git)
         except AgentAppError as exc:
             raise BadPath(str(exc)) from None
         limits = AgentLimits(max_steps=params.max_steps, token_budget=params.token_budget,

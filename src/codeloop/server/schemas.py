@@ -52,6 +52,9 @@ class AgentParams(BaseModel):
     model: Model = None
     max_steps: int = Field(20, ge=1, le=200)
     token_budget: int = Field(60_000, ge=1, le=2_000_000)
+    init_git: bool = Field(False, description="When the workspace is not a git repository: "
+                           "make it one (git init, then a first commit of every file there). "
+                           "Without it such a workspace is a 400 and nothing is written.")
 
 
 class ReviewParams(BaseModel):
@@ -81,7 +84,9 @@ class BuildSettings(BaseModel):
 
 class BuildParams(BuildSettings):
     out_dir: str = Field(min_length=1, max_length=4096, description="The new project's "
-                         "directory, under a --root (created; must be empty or absent)")
+                         "directory, under a --root (created; must be empty or absent: the "
+                         "build makes its new project a git repository, never a directory "
+                         "that already holds files)")
 
 
 class GenerateStarted(BaseModel):

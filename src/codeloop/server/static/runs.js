@@ -8,29 +8,35 @@ const PAGE = 20;
 const STATUSES = ["", "running", "queued", "awaiting_approval", "applied", "passed", "failed",
   "done", "error", "cancelled", "interrupted", "rejected", "blocked", "restarted"];
 
+// [name, label, kind, placeholder, required]. Every field starts empty: a placeholder only
+// shows what goes there, so no click can start a job on a directory nobody chose.
 const FORMS = {
   solve: [
-    ["task_id", "Task id", "input", "add"],
-    ["signature", "Signature", "input", "def add(a, b)"],
-    ["docstring", "Docstring", "textarea", "Return the sum of a and b."],
-    ["examples", "Examples", "textarea", "add(1, 2) == 3"],
+    ["task_id", "Task id (optional)", "input", "e.g. add", false],
+    ["signature", "Signature", "input", "e.g. def add(a, b)", true],
+    ["docstring", "Docstring", "textarea", "e.g. Return the sum of a and b.", true],
+    ["examples", "Examples", "textarea", "e.g. add(1, 2) == 3", false],
   ],
   review: [
-    ["workspace", "Workspace", "input", "."],
-    ["request", "Change request", "textarea", "Implement input validation"],
-    ["files", "Files (comma separated)", "input", ""],
-    ["git_rev", "Git revision (optional)", "input", ""],
+    ["workspace", "Workspace", "input", "a directory under a root, e.g. my-project", true],
+    ["request", "Change request", "textarea", "e.g. Implement input validation", false],
+    ["files", "Files (comma separated)", "input", "e.g. app.py, util.py", false],
+    ["git_rev", "Git revision (optional)", "input", "e.g. HEAD~1 or WORKTREE", false],
   ],
   agent: [
-    ["workspace", "Workspace", "input", "."],
-    ["request", "Request", "textarea", "Add a docstring to every function"],
+    ["workspace", "Workspace (a git repository)", "input",
+      "a directory under a root, e.g. my-project", true],
+    ["request", "Request", "textarea", "e.g. Add a docstring to every function", true],
+    ["init_git", "Not a git repository yet: make it one (git init, then a first commit of " +
+      "every file there)", "checkbox", "", false],
   ],
   build: [
-    ["out_dir", "New project directory (under a root)", "input", "my-project"],
-    ["stack", "Stack (optional)", "input", "python-api"],
+    ["out_dir", "New project directory (under a root; new or empty)", "input",
+      "e.g. my-project", true],
+    ["stack", "Stack (optional)", "input", "e.g. python-api", false],
     ["tasks", "Task graph (JSON)", "textarea", JSON.stringify({ tasks: [
       { id: "T1", description: "A function add(a, b) in app/calc.py", depends_on: [] }] },
-    null, 1)],
+    null, 1), true],
   ],
 };
 
@@ -52,7 +58,15 @@ function paramsFrom(job, form) {
     catch (err) { throw new Error(`the task graph is not JSON: ${err.message}`); }
     return { out_dir: value("out_dir"), request, stack: value("stack") || undefined, model };
   }
-  return { workspace: value("workspace"), request: value("request"), model };
+  return { workspace: value("workspace"), request: value("request"), model,
+    init_git: Boolean(form.elements.init_git && form.elements.init_git.checked) };
+}
+
+function field(name, kind, placeholder, required) {
+  if (kind === "checkbox") return h("input", { name, type: "checkbox" });
+  const attrs = { name, placeholder, required };
+  if (kind === "textarea") return h("textarea", { ...attrs, rows: name === "tasks" ? 8 : 3 });
+  return h("input", attrs);
 }
 
 function startForm(onStarted) {
@@ -69,11 +83,10 @@ function startForm(onStarted) {
     h("button", { type: "submit" }, "Start"), error);
   const fill = () => {
     clear(fields);
-    for (const [name, label, kind, example] of FORMS[select.value]) {
-      const input = kind === "textarea"
-        ? h("textarea", { name, rows: name === "tasks" ? 8 : 3 }, example)
-        : h("input", { name, value: example });
-      fields.append(h("label", {}, label + " ", input));
+    for (const [name, label, kind, placeholder, required] of FORMS[select.value]) {
+      const input = field(name, kind, placeholder, required);
+      fields.append(kind === "checkbox" ? h("label", {}, input, " " + label)
+        : h("label", {}, label + " ", input));
     }
   };
   select.addEventListener("change", fill);
