@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from codeloop.config import Settings
@@ -19,6 +19,7 @@ from codeloop.server.job_runners import JobContext
 from codeloop.server.models import DEFAULT_SERIAL_BACKENDS, ServerModels
 from codeloop.server.roots import Roots
 from codeloop.server.run_manager import RunManager
+from codeloop.server.stream_gate import StreamGate
 from codeloop.store import RunStore
 
 log = logging.getLogger("codeloop.server")
@@ -36,6 +37,7 @@ class ServerState:
     jobs: JobContext
     run_cache: RunCache
     interrupted_at_start: list[str]
+    streams: StreamGate = field(default_factory=StreamGate)  # bounds on open event streams
 
     def close(self) -> None:
         self.manager.shutdown()

@@ -24,7 +24,7 @@ ERROR_RESPONSES = {code: {"model": ErrorBody, "description": what} for code, wha
     (411, "A chunked body: send it with a Content-Length"),
     (413, "A body over the 4 MiB limit"),
     (422, "The body or a parameter does not match the schema"),
-    (429, "Too many live runs"),
+    (429, "Too many live runs, or too many open event streams"),
     (503, "The run store cannot be used"),
 )}
 
@@ -53,6 +53,7 @@ def install(app: FastAPI) -> None:
     from codeloop.server.job_runners import BadRequest
     from codeloop.server.roots import BadPath, PathOutsideRoots
     from codeloop.server.run_manager import RunConflict, RunNotFound, StartFailed, TooManyRuns
+    from codeloop.server.stream_gate import TooManyStreams
     from codeloop.store import RunNotResumable, StoreError
 
     mapping: list[tuple[type[Exception], int, str]] = [
@@ -60,6 +61,7 @@ def install(app: FastAPI) -> None:
         (RunConflict, 409, "conflict"),
         (RunNotFound, 404, "not found"),
         (TooManyRuns, 429, "too many runs"),
+        (TooManyStreams, 429, "too many streams"),
         (PathOutsideRoots, 403, "outside roots"),
         (BadPath, 400, "bad path"),
         (BadRequest, 400, "bad request"),

@@ -37,11 +37,13 @@ class StoreFeed:
         with self._lock:
             return self._conn.execute(sql, args).fetchall()
 
-    def all_events(self, after_rowid: int, limit: int = 500) -> list[tuple[int, int, Event]]:
-        """[(rowid, seq, event)] of every run, in the order they were stored."""
-        rows = self._rows("SELECT rowid, seq, payload FROM events WHERE rowid > ? "
+    def all_payloads(self, after_rowid: int, limit: int = 200
+                     ) -> list[tuple[int, str, int, str]]:
+        """[(rowid, run_id, seq, the event's stored JSON)] of every run, in the order they
+        were stored: one page, sent as stored (parsing every event of a long history for
+        every stream is what made a replay flood take the server)."""
+        return self._rows("SELECT rowid, run_id, seq, payload FROM events WHERE rowid > ? "
                           "ORDER BY rowid LIMIT ?", (after_rowid, limit))
-        return [(rowid, seq, parse_event(payload)) for rowid, seq, payload in rows]
 
     def run_events(self, run_id: str, after_seq: int) -> list[tuple[int, Event]]:
         rows = self._rows("SELECT seq, payload FROM events WHERE run_id = ? AND seq > ? "
@@ -132,7 +134,8 @@ class _Cached:
 
 class RunCache:
     """One read of the store per new event for every stream of a run in this process: 50
-    clients on one run cost one query, not 50. Used from the event loop's thread only.
+    clients on one run cost one query, not 50. Read from the streams' reader threads (off
+    the event loop), one at a time.
 
     A run's entry is refreshed when its notifier version moved (this process emitted) or
     every POLL seconds (another process may have). The status is read before the events,
@@ -142,15 +145,22 @@ class RunCache:
     MAX_RUNS = 64
     MAX_EVENTS = 20_000  # per run; a longer run's later events are read from the store
     BATCH = 5000
+    PAGE = 200  # events a stream sends between two reads: replays go in pages
 
     def __init__(self, feed: StoreFeed, notifier: Notifier) -> None:
         from collections import OrderedDict
 
         self.feed, self.notifier = feed, notifier
         self._runs: OrderedDict[str, _Cached] = OrderedDict()
+        self._lock = threading.Lock()
 
     def read(self, run_id: str, after_seq: int) -> tuple[str | None, list[tuple[int, str]]]:
-        """(the run's status, [(seq, data JSON)] after `after_seq`), status read first."""
+        """(the run's status, [(seq, data JSON)] after `after_seq`, one page), status read
+        first."""
+        with self._lock:
+            return self._read(run_id, after_seq)
+
+    def _read(self, run_id: str, after_seq: int) -> tuple[str | None, list[tuple[int, str]]]:
         import time
 
         entry = self._runs.pop(run_id, None) or _Cached()
@@ -164,18 +174,18 @@ class RunCache:
             rows = self.feed.run_payloads(run_id, last, limit=self.BATCH)
             for seq, payload in rows:
                 if len(entry.events) < self.MAX_EVENTS:
-                    entry.events.append((seq, _with_seq(payload, seq)))
+                    entry.events.append((seq, with_seq(payload, seq)))
             # a full batch: the store may hold more, so the next read looks again
             entry.version = version if len(rows) < self.BATCH else -1
             entry.checked = now
         if len(entry.events) >= self.MAX_EVENTS and after_seq >= entry.events[-1][0]:
-            rows = self.feed.run_payloads(run_id, after_seq)  # past what the cache holds
-            return entry.status, [(seq, _with_seq(p, seq)) for seq, p in rows]
+            rows = self.feed.run_payloads(run_id, after_seq, self.PAGE)  # past the cache
+            return entry.status, [(seq, with_seq(p, seq)) for seq, p in rows]
         start = _first_after(entry.events, after_seq)
-        return entry.status, entry.events[start:start + 1000]
+        return entry.status, entry.events[start:start + self.PAGE]
 
 
-def _with_seq(payload: str, seq: int) -> str:
+def with_seq(payload: str, seq: int) -> str:
     """The stored event JSON with its seq added (one object: splice before its last brace)."""
     body = payload.rstrip()
     return f'{body[:-1]}, "seq": {seq}}}' if body not in ("{}", "") else f'{{"seq": {seq}}}'

@@ -11,6 +11,10 @@ run, and its events go on in the same stream.
 
 `GET /api/workflow/stream`: every run's events as they arrive, ids being the store's event
 order (Last-Event-ID resumes too); from now, or from `after=` (0: the whole history).
+
+Both are bounded (stream_gate.py): so many streams in all and per client address, one more
+is a 429; a replay goes page by page, each page read off the event loop on the streams' own
+few threads, so a flood of streams cannot take the API's loop or threads.
 """
 
 from __future__ import annotations
@@ -23,7 +27,9 @@ from typing import Annotated
 from fastapi import APIRouter, Header, Path, Query, Request
 
 from codeloop.server.errors import ERROR_RESPONSES
+from codeloop.server.feed import with_seq
 from codeloop.server.run_access import visible_record, visible_run_ids
+from codeloop.server.stream_gate import HeldStream, client_of
 
 OPEN_STATUSES = ("running", "awaiting_approval")
 _POLL_SECONDS = 1.0  # re-read the store this often anyway (runs moved on by other processes)
@@ -58,10 +64,14 @@ def _cursor(last_event_id: str | None, after: int | None) -> int:
     return max(after or 0, _event_id(last_event_id) or 0)
 
 
-def _message(event_id: int, seq: int, event) -> dict[str, str]:
-    data = event.model_dump(mode="json")
-    data["seq"] = seq
-    return {"id": str(event_id), "event": "message", "data": json.dumps(data)}
+def _workflow_page(server, cursor: int) -> tuple[int, list[dict[str, str]]]:
+    """(the last rowid read, the messages of the next page of every run's events after
+    `cursor` that this server shows). Runs on a stream reader thread."""
+    rows = server.feed.all_payloads(cursor)
+    shown = visible_run_ids(server.store, server.roots, {run_id for _r, run_id, _s, _p in rows})
+    return (rows[-1][0] if rows else cursor,
+            [{"id": str(rowid), "event": "message", "data": with_seq(payload, seq)}
+             for rowid, run_id, seq, payload in rows if run_id in shown])  # roots: the rest
 
 
 async def _wait(wake: asyncio.Event) -> None:
@@ -82,8 +92,10 @@ async def run_events(
     from sse_starlette import EventSourceResponse
 
     server = request.app.state.server
+    gate = server.streams
     visible_record(server.store, server.roots, run_id)  # 404: none, or outside the roots
     start = _cursor(last_event_id, after)
+    slot = gate.admit(client_of(request))  # 429 past the bounds; last: nothing can fail after
 
     async def stream() -> AsyncIterator[dict[str, str]]:
         cursor = start
@@ -91,23 +103,24 @@ async def run_events(
             while True:
                 wake.clear()
                 live = server.manager.is_live(run_id)
-                status, rows = server.run_cache.read(run_id, cursor)  # status read first
+                # one page, read off the event loop; status read first
+                status, rows = await gate.read(server.run_cache.read, run_id, cursor)
                 for seq, data in rows:
                     cursor = seq
                     yield {"id": str(seq), "event": "message", "data": data}
                 if rows:
-                    continue  # more may be stored already (batches of 1000)
+                    continue  # more may be stored already
                 if not live and status not in OPEN_STATUSES:
                     yield {"event": "end", "data": json.dumps({"run_id": run_id,
                                                                "status": status})}
                     return
                 if status == "running" and not live:  # another process's run: alive?
-                    server.store.mark_interrupted([run_id])
+                    await gate.read(server.store.mark_interrupted, [run_id])
                 await _wait(wake)
 
-    return EventSourceResponse(stream(), ping=_PING_SECONDS,
-                               headers={"Cache-Control": "no-store",
-                                        "X-Accel-Buffering": "no"})
+    return HeldStream(EventSourceResponse(stream(), ping=_PING_SECONDS,
+                                          headers={"Cache-Control": "no-store",
+                                                   "X-Accel-Buffering": "no"}), slot)
 
 
 @router.get("/api/workflow/stream", responses=_SSE_DOC, response_model=None,
@@ -120,24 +133,25 @@ async def workflow_stream(
     from sse_starlette import EventSourceResponse
 
     server = request.app.state.server
+    gate = server.streams
     explicit = after is not None or _event_id(last_event_id) is not None
-    start = _cursor(last_event_id, after) if explicit else server.feed.last_rowid()
+    start = (_cursor(last_event_id, after) if explicit
+             else await gate.read(server.feed.last_rowid))
+    slot = gate.admit(client_of(request))  # 429 past the bounds; last: nothing can fail after
 
     async def stream() -> AsyncIterator[dict[str, str]]:
         cursor = start
         with server.notifier.watch(None) as wake:
             while True:
                 wake.clear()
-                rows = server.feed.all_events(cursor)
-                shown = visible_run_ids(server.store, server.roots,
-                                        {event.run_id for _r, _s, event in rows})
-                for rowid, seq, event in rows:
-                    cursor = rowid
-                    if event.run_id in shown:  # runs outside the roots are not there
-                        yield _message(rowid, seq, event)
-                if not rows:
+                # one page (a replay from after=0 goes page by page), read off the loop
+                last, messages = await gate.read(_workflow_page, server, cursor)
+                for message in messages:
+                    yield message
+                if last == cursor:
                     await _wait(wake)
+                cursor = last
 
-    return EventSourceResponse(stream(), ping=_PING_SECONDS,
-                               headers={"Cache-Control": "no-store",
-                                        "X-Accel-Buffering": "no"})
+    return HeldStream(EventSourceResponse(stream(), ping=_PING_SECONDS,
+                                          headers={"Cache-Control": "no-store",
+                                                   "X-Accel-Buffering": "no"}), slot)
