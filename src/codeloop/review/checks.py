@@ -55,9 +55,30 @@ def summarise_pytest(stdout: str, exit_code: int, limit_hit: str | None = None
             "output_tail": "\n".join(lines[-15:])[-2000:]}
 
 
+def bidi_findings(path: str, content: str) -> list[dict[str, Any]]:
+    """A HIGH finding per line holding bidi controls, in any text file (bandit sees them in
+    Python only): text after an override is shown in another order than a compiler reads
+    it (Trojan Source), so what a person approves would not be what runs."""
+    from codeloop.textsafe import BIDI_OVERRIDES, bidi_controls, marker
+
+    by_line: dict[int, list[str]] = {}
+    for line, char in bidi_controls(content):
+        by_line.setdefault(line, []).append(char)
+    # the overrides and isolates reorder text; a mark alone (RLM in a translation) only
+    # nudges neutral characters: a medium finding, which does not block
+    return [{"tool": "hidden-text", "line": line, "file_path": path,
+             "severity": "high" if BIDI_OVERRIDES.intersection(chars) else "medium",
+             "message": f"BIDI bidirectional control character(s) "
+                        f"{' '.join(map(marker, chars[:5]))}: "
+                        "the line reads differently from what runs; remove them (write "
+                        "escapes like \\u202e in string literals if they are meant)"}
+            for line, chars in by_line.items()]
+
+
 @lru_cache(maxsize=256)
 def security_findings(path: str, content: str) -> tuple[dict[str, Any], ...]:
-    """bandit (Python files) and the secrets scan, as the contract's finding dicts."""
+    """bandit (Python files), the secrets scan and the bidi-control scan (every file), as the
+    contract's finding dicts."""
     from codeloop.quality.secret_patterns import find_secrets
     from codeloop.quality.security import scan_code
 
@@ -72,7 +93,7 @@ def security_findings(path: str, content: str) -> tuple[dict[str, Any], ...]:
     out += [{"tool": "bandit", "severity": "low", "line": 1, "file_path": path,
              "message": f"not scanned by bandit: {error}"} for error in errors
             if not error.startswith("line ")]  # a syntax error is the reviewer's to report
-    return tuple(out)
+    return tuple(out + bidi_findings(path, content))
 
 
 @lru_cache(maxsize=256)

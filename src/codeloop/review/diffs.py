@@ -9,7 +9,10 @@ from codeloop.review.state import Artifact, CodeDiff
 
 
 def _lines(text: str) -> list[str]:
-    lines = text.splitlines(keepends=True)
+    """Lines as the file has them: split at newlines only. str.splitlines also splits at
+    U+2028, \x0c, \x1c ... so a diff would show line breaks the file does not have."""
+    lines = text.split("\n")
+    lines = [line + "\n" for line in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
     if lines and not lines[-1].endswith("\n"):
         lines[-1] += "\n\\ No newline at end of file\n"
     return lines
