@@ -98,8 +98,14 @@ def store(tmp_path):
     return str(tmp_path / "runs.sqlite")
 
 
-def _waiting_run(tmp_path, ws, store) -> str:
-    """A review run left waiting for approval by `--no-input`; its id."""
+def _digest_shown(stdout: str) -> str:
+    """The digest the approve line printed with the diffs names."""
+    return re.search(r"codeloop approve \S+ --digest ([0-9a-f]{64}) ", stdout).group(1)
+
+
+def _waiting_run(tmp_path, ws, store) -> tuple[str, str]:
+    """A review run left waiting for approval by `--no-input`: its id, and the digest of
+    the diffs it showed."""
     before = _tree(ws)
     model = _script(tmp_path, "first.yaml", FIRST_ROUND)
     result = _cli("review", "calc.py", "-r", REQUEST, "-w", str(ws), "--no-input",
@@ -107,9 +113,12 @@ def _waiting_run(tmp_path, ws, store) -> str:
     assert result.exit_code == 0, result.output
     assert _tree(ws) == before  # nothing written before approval
     run_id = re.search(r"Waiting for approval: (review-\S+)", result.stdout).group(1)
-    assert f'codeloop approve {run_id} -m "LGTM" --store {store}' in result.stdout
+    digest = _digest_shown(result.stdout)
+    assert f"digest {digest}" in result.stdout  # shown with the diffs
+    assert f'codeloop approve {run_id} --digest {digest} -m "LGTM" --store {store}' in \
+        result.stdout
     assert f"codeloop reject {run_id} -m" in result.stdout
-    return run_id
+    return run_id, digest
 
 
 def test_no_input_stops_at_approval_showing_the_diff(tmp_path, ws, store):
@@ -141,9 +150,9 @@ def test_without_a_terminal_it_never_asks(tmp_path, ws, store):
 
 
 def test_another_process_approves_without_loading_the_model(tmp_path, ws, store):
-    run_id = _waiting_run(tmp_path, ws, store)
+    run_id, digest = _waiting_run(tmp_path, ws, store)
     (tmp_path / "first.yaml").unlink()  # the run's model is gone: approving needs none
-    done = _process("approve", run_id, "-m", "ship it", "--store", store)
+    done = _process("approve", run_id, "--digest", digest, "-m", "ship it", "--store", store)
     assert done.returncode == 0, done.stderr
     assert "applied" in done.stdout and "wrote calc.py" in done.stdout
     assert (ws / "calc.py").read_text() == GUARDED
@@ -156,7 +165,7 @@ def test_another_process_approves_without_loading_the_model(tmp_path, ws, store)
 
 
 def test_a_rejection_is_refined_and_comes_back_for_approval(tmp_path, ws, store):
-    run_id = _waiting_run(tmp_path, ws, store)
+    run_id, first_digest = _waiting_run(tmp_path, ws, store)
     second = _script(tmp_path, "second.yaml", [  # the rejection's model: --model
         {"match": "add a docstring", "reply": DOC_EDIT}, {"match": REVIEWER, **verdict(True)}])
     done = _cli("reject", run_id, "-m", "add a docstring", "--model", second, "--store", store)
@@ -164,7 +173,11 @@ def test_a_rejection_is_refined_and_comes_back_for_approval(tmp_path, ws, store)
     assert f"Waiting for approval: {run_id}" in done.stdout
     assert '+    """a / b; ValueError when b is 0."""' in done.stdout
     assert (ws / "calc.py").read_text() == DIV  # still nothing written
-    done = _cli("approve", run_id, "--store", store)
+    digest = _digest_shown(done.stdout)
+    stale = _cli("approve", run_id, "--digest", first_digest, "--store", store)
+    assert stale.exit_code == 2 and "not the one you saw" in stale.stderr
+    assert (ws / "calc.py").read_text() == DIV
+    done = _cli("approve", run_id, "--digest", digest, "--store", store)
     assert done.exit_code == 0, done.output
     text = (ws / "calc.py").read_text()
     assert '"""a / b; ValueError when b is 0."""' in text and "raise ValueError" in text

@@ -130,6 +130,7 @@ def test_quit_at_the_terminal_leaves_the_run_waiting(tmp_path):
     with RunStore(store) as runs:
         (run,) = runs.list_runs("review")
         assert run.status == "awaiting_approval"
-    assert f'codeloop approve {run.id} -m "LGTM" --store {store}' in term.text
+    assert f'codeloop approve {run.id} --digest {run.result["diff_digest"]} -m "LGTM" ' \
+           f'--store {store}' in term.text
     assert term.text.count("calc.py  +2 -0") == 1  # the diff is not shown a second time
     assert (ws / "calc.py").read_text() == DIV

@@ -104,8 +104,10 @@ def test_hostile_names_and_descriptions_are_shown_not_obeyed():
     text = console.export_text()
     assert "\x1b[2J" not in raw and "\x1b]52" not in raw and "\x9b" not in raw
     assert "\x1b[1A" not in raw and "\x1b[5m" not in raw
-    assert "[bold red]x[/]\\x1b[2J.py" in text and "(new file)" in text
-    assert "[link=file:///etc/passwd]click[/link]\\x9b31m" in text
+    # what a person approves shows each control as a marker (textsafe's one rule)
+    assert "[bold red]x[/]⟪U+001B⟫[2J.py" in text and "(new file)" in text
+    assert "+⟪U+001B⟫]52;c;ZXZpbA==⟪U+0007⟫" in text
+    assert "[link=file:///etc/passwd]click[/link]⟪U+009B⟫31m" in text
     assert "[blink]done\\x1b[5m" in text
 
 

@@ -51,7 +51,8 @@ def test_reject_refine_approve_writes_files_and_appends_history(workspace, store
     assert store.get_run(out.run_id).status == "awaiting_approval"
     assert waiting_review(store, out.run_id).pending_diffs == out.pending_diffs
 
-    done = decide_review(out.run_id, approved=True, message="LGTM", llm=llm, store=store)
+    done = decide_review(out.run_id, approved=True, message="LGTM", llm=llm, store=store,
+                         digest=out.diff_digest)
     assert done.status == "applied" and done.written == ["calc.py"]
     assert (workspace / "calc.py").read_text() == FIXED
     context = json.loads((workspace / ".ai_context.json").read_text())
@@ -197,7 +198,8 @@ def test_implementation_writes_new_file_after_approval(workspace, store):
     [diff] = out.pending_diffs
     assert diff["file_path"] == "greet.py" and diff["original_content"] == ""
     assert tree_hash(workspace) == before
-    done = decide_review(out.run_id, approved=True, message="", llm=llm, store=store)
+    done = decide_review(out.run_id, approved=True, message="", llm=llm, store=store,
+                         digest=out.diff_digest)
     assert (workspace / "greet.py").read_text() == "def greet(name):\n    return 'hi ' + name\n"
     assert done.written == ["greet.py"]
     assert _logged_nodes(store, out.run_id) >= {"context_loader", "supervisor", "coder",

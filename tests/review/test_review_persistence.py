@@ -42,7 +42,8 @@ def test_nothing_is_written_over_a_file_changed_while_waiting(workspace, store):
     out = start_review(ReviewRequest(workspace=workspace, files=["calc.py"]), llm, store)
     (workspace / "calc.py").write_text(BUGGY + "# edited by a person meanwhile\n")
     before = tree_hash(workspace)
-    done = decide_review(out.run_id, approved=True, message="", llm=llm, store=store)
+    done = decide_review(out.run_id, approved=True, message="", llm=llm, store=store,
+                         digest=out.diff_digest)
     assert done.status == "failed" and "changed on disk" in done.message
     assert done.written == [] and tree_hash(workspace) == before
 
@@ -67,7 +68,8 @@ def test_a_resumed_run_does_not_append_its_history_entry_twice(workspace, store)
     ours = {"run_id": out.run_id, "status": "applied", "artifacts": ["calc.py"]}
     (workspace / ".ai_context.json").write_text(
         json.dumps({"workflow_history": [earlier, ours], "keep": 1}))
-    done = decide_review(out.run_id, approved=True, message="", llm=llm, store=store)
+    done = decide_review(out.run_id, approved=True, message="", llm=llm, store=store,
+                         digest=out.diff_digest)
     assert done.status == "applied" and done.written == ["calc.py"]
     context = json.loads((workspace / ".ai_context.json").read_text())
     assert context == {"workflow_history": [earlier, ours], "keep": 1}

@@ -44,15 +44,16 @@ def test_approve_from_a_second_process_after_the_first_exited(workspace, tmp_pat
     first = _finish(_python(f"""
         llm = ScriptedLLM({[approve(), FIX_EDIT, approve()]!r})
         out = start_review(ReviewRequest(workspace=sys.argv[2], files=["calc.py"]), llm, store)
-        print(json.dumps({{"run_id": out.run_id, "status": out.status}}))
+        print(json.dumps({{"run_id": out.run_id, "status": out.status,
+                          "digest": out.diff_digest}}))
     """, db, str(workspace)))
     assert first["status"] == "awaiting_approval"
     assert (workspace / "calc.py").read_text() == BUGGY
     second = _finish(_python("""
         out = decide_review(sys.argv[2], approved=True, message="LGTM from elsewhere",
-                            llm=ScriptedLLM([]), store=store)
+                            llm=ScriptedLLM([]), store=store, digest=sys.argv[3])
         print(json.dumps({"status": out.status, "written": out.written}))
-    """, db, first["run_id"]))
+    """, db, first["run_id"], first["digest"]))
     assert second == {"status": "applied", "written": ["calc.py"]}
     assert (workspace / "calc.py").read_text() == FIXED
     with RunStore(db) as store:
@@ -60,7 +61,7 @@ def test_approve_from_a_second_process_after_the_first_exited(workspace, tmp_pat
         # a second decision on a finished run is refused in one line
         try:
             decide_review(first["run_id"], approved=True, message="", llm=ScriptedLLM([]),
-                          store=store)
+                          store=store, digest=first["digest"])
         except RunNotResumable as exc:
             assert "applied" in str(exc) and "\n" not in str(exc)
         else:
@@ -103,7 +104,8 @@ def test_killed_during_refinement_resumes_from_the_checkpoint(workspace, tmp_pat
         # events go on after the ones recorded before the kill
         seqs = [seq for seq, _e in store.events(run.id)]
         assert seqs == list(range(1, len(seqs) + 1))
-        done = decide_review(run.id, approved=True, message="ok", llm=llm, store=store)
+        done = decide_review(run.id, approved=True, message="ok", llm=llm, store=store,
+                             digest=out.diff_digest)
         assert done.written == ["calc.py"] and (workspace / "calc.py").read_text() == FIXED
         try:
             resume_review(run.id, llm, store)

@@ -13,7 +13,8 @@ def test_a_fresh_state_sets_every_field():
                                  model="scripted")
     assert set(state) == set(typing.get_type_hints(ReviewState))
     assert state == {
-        "run_id": "review-1", "workspace": "/ws", "request": "do it", "files": ["a.py"],
+        "run_id": "review-1", "workspace": "/ws", "workspace_id": [], "request": "do it",
+        "files": ["a.py"],
         "git_rev": "HEAD~1", "refiner_mode": "full", "model": "scripted",
         "repo_map": "", "originals": {}, "git_diff": "", "history": [], "test_files": [],
         "baseline_tests": {}, "workflow_type": "review", "plan": [], "artifacts": [],
@@ -21,7 +22,8 @@ def test_a_fresh_state_sets_every_field():
         "review_feedback": None,
         "approval_status": "pending", "workflow_status": "running", "iteration": 0,
         "refinement_iteration": 0, "retry_count": 0, "is_fixed": False, "last_error": None,
-        "human_message": "", "written": [], "code_diffs": [], "pending_diffs": [],
+        "human_message": "", "approved_digest": "", "written": [], "code_diffs": [],
+        "pending_diffs": [],
         "debug_logs": [], "error_log": [], "usage": [], "refinements": [],
     }
 

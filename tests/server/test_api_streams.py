@@ -105,9 +105,11 @@ def test_review_waits_with_its_stream_open_and_approval_writes_the_files(tmp_pat
         assert (ws / "calc.py").read_text() != FIXED  # nothing written before approval
         assert waiting["tokens_per_stage"] and waiting["tokens"] > 0
         assert not closed.wait(1.5), "a waiting run's stream must stay open"
-        answer = client.post(f"/api/runs/{run_id}/approve", json={"message": "LGTM from API"})
+        answer = client.post(f"/api/runs/{run_id}/approve",
+                             json={"message": "LGTM from API", "digest": waiting["diff_digest"]})
         assert answer.status_code == 202 and answer.json()["status"] == "running"
-        again = client.post(f"/api/runs/{run_id}/approve", json={"message": "twice"})
+        again = client.post(f"/api/runs/{run_id}/approve",
+                            json={"message": "twice", "digest": waiting["diff_digest"]})
         assert again.status_code == 409
         done = wait_status(client, run_id, {"applied"})
         assert closed.wait(20), "the stream closes once the run has ended"

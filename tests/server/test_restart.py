@@ -82,7 +82,8 @@ def test_a_killed_review_is_interrupted_and_resumes_on_the_same_run(tmp_path):
         waiting = wait_status(client, run_id, {"awaiting_approval"})
         assert waiting["pending_diffs"][0]["modified_content"] == FIXED
         assert client.post(f"/api/runs/{run_id}/resume").status_code == 409  # not interrupted
-        client.post(f"/api/runs/{run_id}/approve", json={"message": "after the restart"})
+        client.post(f"/api/runs/{run_id}/approve", json={"message": "after the restart",
+                                                          "digest": waiting["diff_digest"]})
         wait_status(client, run_id, {"applied"})
         seqs = [int(m["id"]) for m in sse_messages(client, f"/api/runs/{run_id}/events")[:-1]]
         assert seqs == list(range(1, len(seqs) + 1))  # numbered on across the restart

@@ -224,9 +224,11 @@ def settle(outcome: Any, *, llm: Any, run_store: Any, settings: Any, console: An
         if decision is None:
             break
         approved, message = decision
-        outcome = guarded(lambda a=approved, m=message, rid=outcome.run_id: decide_review(
+        # the decision names the diffs just shown: a change since is refused, not written
+        outcome = guarded(lambda a=approved, m=message, rid=outcome.run_id,
+                          d=outcome.diff_digest: decide_review(
             rid, approved=a, message=m, llm=llm, store=run_store, settings=settings,
-            listen=LiveReview(console, debug)), outcome.run_id)
+            listen=LiveReview(console, debug), digest=d), outcome.run_id)
     return outcome
 
 
@@ -241,7 +243,7 @@ def conclude(outcome: Any, console: Any, *, as_json: bool, store_flag: str | Non
         render_pending(console, data)
     render_outcome(console, data)
     if waiting:
-        render_waiting(console, outcome.run_id, store_flag)
+        render_waiting(console, outcome.run_id, store_flag, outcome.diff_digest)
     if as_json:
         typer.echo(json.dumps(data, indent=2))
     if outcome.status not in OK_STATUSES:

@@ -18,7 +18,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from codeloop.textsafe import printable
+from codeloop.textsafe import marked_segments, printable
 
 ICONS = {"thinking": "💭", "tool_call": "🔧", "prompt": "📝", "result": "✅", "error": "❌"}
 DEBUG_CONTENT_CHARS = 200  # a debug line stays one line; the full text is in the run store
@@ -87,11 +87,25 @@ class LiveReview:
 
 
 # ------------------------------------------------------------------ diffs and findings
+MARKER_STYLE = "bold black on yellow"
+
+
+def shown_exactly(text: str, style: str = "") -> Text:
+    """`text` as it is, but each hidden character (control, bidi override, zero-width, line
+    separator: textsafe's rule) as a styled `⟪U+XXXX⟫` marker: what a person approves
+    reads as what gets written."""
+    out = Text(style=style)
+    for piece, is_marker in marked_segments(text):
+        out.append(piece, style=MARKER_STYLE if is_marker else "")
+    return out
+
+
 def diff_body(hunks: str) -> Text:
     """A unified diff, coloured line by line: additions green, removals red, hunk headers
-    cyan, file headers bold."""
+    cyan, file headers bold. Lines end at newlines only, as in the file."""
     body = Text()
-    for line in printable(hunks).splitlines():
+    lines = hunks.split("\n")
+    for line in lines[:-1] if lines and lines[-1] == "" else lines:
         if line.startswith(("+++", "---")):
             style = "bold"
         elif line.startswith("+"):
@@ -102,7 +116,8 @@ def diff_body(hunks: str) -> Text:
             style = "cyan"
         else:
             style = ""
-        body.append(line + "\n", style=style)
+        body.append(shown_exactly(line, style))
+        body.append("\n")
     return body
 
 
@@ -119,12 +134,12 @@ def diff_counts(diff: dict[str, Any]) -> tuple[int, int]:
 def render_diff(console: Console, diff: dict[str, Any]) -> None:
     added, removed = diff_counts(diff)
     new_file = not diff.get("original_content")
-    title = Text.assemble((printable(str(diff.get("file_path", "?"))), "bold"),
+    title = Text.assemble(shown_exactly(str(diff.get("file_path", "?")), "bold"),
                           " (new file)" if new_file else "", "  ",
                           (f"+{added}", "green"), " ", (f"-{removed}", "red"))
     console.rule(title, align="left")
     if diff.get("description"):
-        console.print(Text(printable(str(diff["description"])), style="italic"))
+        console.print(shown_exactly(str(diff["description"]), "italic"))
     hunks = str(diff.get("diff_hunks") or "")
     console.print(diff_body(hunks) if hunks.strip() else Text("(no textual change)",
                                                                 style="dim"))
@@ -220,22 +235,27 @@ def render_pending(console: Console, outcome: dict[str, Any]) -> None:
                        style="bold"))
     for diff in diffs:
         render_diff(console, diff)
+    if outcome.get("diff_digest"):  # what an approval names: these diffs and no others
+        console.print(Text.assemble(("digest ", "dim"), printable(str(outcome["diff_digest"]))))
     if outcome.get("findings"):
         console.print(findings_table(outcome["findings"]))
     render_feedback(console, outcome.get("review_feedback"))
 
 
 # ------------------------------------------------------------------ outcome and resuming
-def resume_commands(run_id: str, store_flag: str | None) -> list[str]:
+def resume_commands(run_id: str, store_flag: str | None, digest: str = "") -> list[str]:
     """The exact lines that decide a waiting run from another shell (with --store when the
-    run lives in a store the default would not find)."""
+    run lives in a store the default would not find). `digest`: of the diffs just shown;
+    without it, `codeloop approve` shows them and asks for theirs."""
     suffix = f" --store {shlex.quote(store_flag)}" if store_flag else ""
-    return [f'codeloop approve {run_id} -m "LGTM"{suffix}',
+    named = f" --digest {printable(digest)}" if digest else ""
+    return [f'codeloop approve {run_id}{named} -m "LGTM"{suffix}',
             f'codeloop reject {run_id} -m "what to change"{suffix}']
 
 
-def render_waiting(console: Console, run_id: str, store_flag: str | None) -> None:
-    approve, reject = resume_commands(run_id, store_flag)
+def render_waiting(console: Console, run_id: str, store_flag: str | None,
+                   digest: str = "") -> None:
+    approve, reject = resume_commands(run_id, store_flag, digest)
     console.print(Text.assemble(("Waiting for approval: ", "bold yellow"), run_id))
     # soft_wrap: a command cut in two by the terminal width would not paste back whole
     console.print(Text.assemble("  approve: ", (approve, "bold")), soft_wrap=True)

@@ -147,15 +147,18 @@ def _print_runs(rows: list[dict[str, Any]], waiting: int, path: Any,
 # ------------------------------------------------------------------ approve / reject
 def approve(
     run_id: str = typer.Argument(..., help="The waiting review run (see `codeloop runs`)."),
+    digest: str = typer.Option(None, "--digest", help="The digest printed with the diffs "
+                               "you approve; without it, the diffs and their digest are "
+                               "shown and nothing is written."),
     message: str = typer.Option("LGTM", "-m", "--message", help="A note kept with the run."),
     model: str = typer.Option(None, "--model", help="Model spec (default: the run's own)."),
     store: str = typer.Option(None, "--store", help="Run store path (SQLite)."),
     as_json: bool = typer.Option(False, "--json", help="Print the outcome as JSON."),
     debug: bool = typer.Option(False, "--debug", help="Show every node's debug log live."),
 ) -> None:
-    """Approve a waiting review run: its changes are written."""
+    """Approve a waiting review run: the changes you saw (named by --digest) are written."""
     _decide(run_id, True, message or "LGTM", model=model, store=store, as_json=as_json,
-            debug=debug, no_input=True)
+            debug=debug, no_input=True, digest=digest)
 
 
 def reject(
@@ -168,6 +171,8 @@ def reject(
     debug: bool = typer.Option(False, "--debug", help="Show every node's debug log live."),
     no_input: bool = typer.Option(False, "--no-input", help="Do not ask about the refined "
                                   "changes; leave the run waiting again."),
+    digest: str = typer.Option(None, "--digest", help="The digest of the diffs you reject "
+                               "(refused when they have changed since)."),
 ) -> None:
     """Reject a waiting review run; the refiner reworks it.
 
@@ -175,11 +180,12 @@ def reject(
     if not (message or "").strip():
         fail("a rejection needs a message (-m): say what should change")
     _decide(run_id, False, message.strip(), model=model, store=store, as_json=as_json,
-            debug=debug, no_input=no_input)
+            debug=debug, no_input=no_input, digest=digest)
 
 
 def _decide(run_id: str, approved: bool, message: str, *, model: str | None,
-            store: str | None, as_json: bool, debug: bool, no_input: bool) -> None:
+            store: str | None, as_json: bool, debug: bool, no_input: bool,
+            digest: str | None = None) -> None:
     import sys
 
     from rich.console import Console
@@ -193,6 +199,8 @@ def _decide(run_id: str, approved: bool, message: str, *, model: str | None,
     settings = settings_from_cli(model=model, store=store)
     with open_store(settings.store_path()) as run_store:
         record = review_run(run_store, run_id, settings.store_path(), WAITING)
+        if approved and not (digest or "").strip():
+            _show_and_ask_for_digest(run_store, run_id, store, as_json)
         spec = model or record.input.get("model") or settings.model
         # Approving writes files and calls no model: the model loads only if asked for.
         llm = _LazyLLM(spec, settings) if approved else load_model(spec, settings)
@@ -202,12 +210,34 @@ def _decide(run_id: str, approved: bool, message: str, *, model: str | None,
 
         outcome = guarded(lambda: decide_review(
             run_id, approved=approved, message=message, llm=llm, store=run_store,
-            settings=settings, listen=LiveReview(console, debug)), run_id)
+            settings=settings, listen=LiveReview(console, debug), digest=digest), run_id)
         # A rejection comes back refined: in a terminal, it is asked about again.
         interactive = not (no_input or as_json) and sys.stdin.isatty()
         outcome = settle(outcome, llm=llm, run_store=run_store, settings=settings,
                          console=console, interactive=interactive, debug=debug)
         conclude(outcome, console, as_json=as_json, store_flag=store, shown=interactive)
+
+
+def _show_and_ask_for_digest(run_store: Any, run_id: str, store_flag: str | None,
+                             as_json: bool) -> None:
+    """`codeloop approve RUN` without --digest: show the exact pending diffs (from the run's
+    checkpoint) and their digest, write nothing, and say the line that approves them."""
+    from rich.console import Console
+
+    from codeloop.commands.review_view import render_pending, resume_commands
+    from codeloop.review.service import waiting_review
+
+    shown = waiting_review(run_store, run_id)
+    if shown is None:
+        fail(f"run {run_id} has no pending change to show (no checkpoint)")
+    data = shown.model_dump(mode="json")
+    if as_json:
+        typer.echo(json.dumps(data, indent=2))
+    else:
+        render_pending(Console(), data)
+    command = resume_commands(run_id, store_flag, shown.diff_digest)[0]
+    fail(f"nothing written: an approval names the digest of the diffs it approves; if the "
+         f"diffs shown are what you approve, run: {command}")
 
 
 class _LazyLLM:

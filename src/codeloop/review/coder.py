@@ -8,7 +8,7 @@ from codeloop.jobs.edits import whole_files
 from codeloop.jobs.stage import StageOutput
 from codeloop.jobs.usage import UsageRecord
 from codeloop.llm.base import Message
-from codeloop.review.context import ReviewContext, prompt
+from codeloop.review.context import ReviewContext, prompt, workspace_guard
 from codeloop.review.debug import DebugTrail
 from codeloop.review.state import Artifact, ReviewState
 from codeloop.sandbox.pathguard import PathGuard, PathRefused
@@ -36,7 +36,7 @@ def named_files(guard: PathGuard, request: str, repo_map: str) -> list[dict]:
 def write_code(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
                trail: DebugTrail) -> StageOutput:
     spec = prompt("coder")
-    shown = named_files(PathGuard(state["workspace"]), state["request"], state["repo_map"])
+    shown = named_files(workspace_guard(state), state["request"], state["repo_map"])
     messages = spec.messages(request=state["request"], repo_map=state["repo_map"], shown=shown)
     reply = ctx.ask_logged(usage, trail, "coder", spec, messages)
     default = shown[0]["path"] if len(shown) == 1 else None

@@ -22,6 +22,21 @@ def prompt(name: str) -> PromptSpec:
     return load_prompt(PROMPTS, name)
 
 
+def workspace_guard(state: ReviewState, *, pinned: bool = False):
+    """The path guard on the run's workspace, pinned to the directory the run started in
+    (its recorded st_dev/st_ino): a workspace moved, or swapped for a symlink, while the run
+    waited is refused, never followed. `pinned`: refuse a run that recorded no identity (one
+    started by an older codeloop) instead of going on unpinned; the write needs it."""
+    from codeloop.sandbox.pathguard import PathGuard, WorkspaceReplaced
+
+    identity = state.get("workspace_id") or None
+    if identity is None and pinned:
+        raise WorkspaceReplaced(state["workspace"], "the run recorded no identity of its "
+                                "workspace (started by an older codeloop): run the review "
+                                "again")
+    return PathGuard(state["workspace"], identity=tuple(identity) if identity else None)
+
+
 @dataclass(kw_only=True)
 class ReviewContext(StageContext[None]):
     sandbox_timeout: float = 30.0  # the workspace's test run

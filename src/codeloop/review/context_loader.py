@@ -7,20 +7,20 @@ from __future__ import annotations
 from codeloop.jobs.stage import StageOutput
 from codeloop.jobs.usage import UsageRecord
 from codeloop.review.checks import run_workspace_tests
-from codeloop.review.context import ReviewContext
+from codeloop.review.context import ReviewContext, workspace_guard
 from codeloop.review.debug import DebugTrail
 from codeloop.review.history import read_history
 from codeloop.review.inputs import changed_files
 from codeloop.review.repomap import build_repo_map
 from codeloop.review.state import ReviewState
-from codeloop.sandbox.pathguard import PathGuard, PathRefused
+from codeloop.sandbox.pathguard import PathRefused
 
 MAX_GIT_DIFF = 8000
 
 
 def load_context(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
                  trail: DebugTrail) -> StageOutput:
-    guard = PathGuard(state["workspace"])
+    guard = workspace_guard(state)
     files, git_diff, errors = list(state["files"]), "", []
     if state["git_rev"]:
         skipped: list[str] = []

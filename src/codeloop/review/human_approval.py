@@ -1,6 +1,6 @@
 """human_approval: a LangGraph interrupt. The run is checkpointed and paused here (the
 service settles it as "awaiting_approval"); the person's decision comes back, from any
-process, as the interrupt's value {approved, message}. On resume this node runs again from
+process, as the interrupt's value {approved, message, digest}. On resume this node runs again from
 its start, so everything after `interrupt()` is the only part with effects."""
 
 from __future__ import annotations
@@ -23,7 +23,10 @@ def ask_person(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
     approved = bool(decision.get("approved"))
     message = str(decision.get("message") or "").strip()
     trail.log("result", f"{'approved' if approved else 'rejected'}: {message or '(no message)'}")
+    # the digest of the diff the person saw: persistence writes only a change with it
+    digest = str(decision.get("digest") or "") if approved else ""
     return StageOutput({"approval_status": "approved" if approved else "rejected",
-                        "human_message": message, "workflow_status": "running"},
+                        "human_message": message, "workflow_status": "running",
+                        "approved_digest": digest},
                        f"{'approved' if approved else 'rejected'}"
                        + (f": {message}" if message else ""), ok=approved)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from codeloop.jobs.usage import per_stage
+from codeloop.review.approval import diff_digest
 from codeloop.review.service import ReviewOutcome
 from codeloop.review.state import BLOCKED, MAX_RETRIES
 
@@ -22,7 +23,7 @@ def _message(run_id: str, status: str, values: dict[str, Any]) -> str:
     if status == "awaiting_approval":
         files = ", ".join(d["file_path"] for d in pending) or "no file changes"
         return (f"Review passed; waiting for approval of {files}: codeloop approve {run_id} "
-                f"-m MSG (or codeloop reject {run_id} -m MSG)")
+                f"--digest {diff_digest(pending)} -m MSG (or codeloop reject {run_id} -m MSG)")
     if status == "applied":
         written = values.get("written") or []
         return (f"Applied: wrote {', '.join(written)}" if written
@@ -52,4 +53,5 @@ def build_outcome(run_id: str, values: dict[str, Any], status: str,
         tokens=tokens_of(values.get("usage") or []),
         refinements=list(values.get("refinements") or []),
         message=message or _message(run_id, status, values),
+        diff_digest=diff_digest(values.get("pending_diffs") or []),
     )

@@ -5,7 +5,10 @@ one does not append it again).
 
 Nothing is written when any target changed on disk since the review read it (someone edited
 the file while the run waited for approval): the person approved a diff against the old
-text, and overwriting their edit would lose it."""
+text, and overwriting their edit would lose it. Nothing is written either when the digest of
+the diffs about to be written is not the one the person approved (approval.py), or when the
+workspace is not the directory the run started in (moved, or swapped for a symlink while
+the run waited): the guard is pinned to its recorded identity, never re-resolved."""
 
 from __future__ import annotations
 
@@ -13,7 +16,8 @@ import time
 
 from codeloop.jobs.stage import StageOutput
 from codeloop.jobs.usage import UsageRecord
-from codeloop.review.context import ReviewContext
+from codeloop.review.approval import diff_digest
+from codeloop.review.context import ReviewContext, workspace_guard
 from codeloop.review.debug import DebugTrail
 from codeloop.review.history import append_history, read_history
 from codeloop.review.state import ReviewState
@@ -26,21 +30,30 @@ def _on_disk(guard: PathGuard, path: str) -> str | None:
     return guard.read_bytes(path).decode("utf-8", errors="surrogateescape")
 
 
+def _refused(trail: DebugTrail, error: str) -> StageOutput:
+    trail.log("error", error)
+    return StageOutput({"workflow_status": "failed", "error_log": [error]}, error, ok=False)
+
+
 def persist(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
             trail: DebugTrail) -> StageOutput:
-    guard = PathGuard(state["workspace"])
     changes = list(state["pending_diffs"])
-    try:  # on disk now: the original, or already ours (a resumed run wrote it before dying)
+    if diff_digest(changes) != state.get("approved_digest"):
+        return _refused(trail, "Nothing written: the pending change is not the diff that was "
+                               "approved (its digest differs); decide on the current diff")
+    try:
+        guard = workspace_guard(state, pinned=True)
+        # on disk now: the original, or already ours (a resumed run wrote it before dying)
         moved = [d["file_path"] for d in changes
                  if _on_disk(guard, d["file_path"]) not in (
                      state["originals"].get(d["file_path"]), d["modified_content"])]
-    except (OSError, PathRefused) as exc:
+    except PathRefused as exc:
+        return _refused(trail, f"Nothing written: {exc.reason}")
+    except OSError as exc:
         moved = [f"(unreadable: {exc})"]
     if moved:
-        error = (f"Nothing written: {', '.join(moved)} changed on disk since the review read "
-                 "it; run the review again")
-        trail.log("error", error)
-        return StageOutput({"workflow_status": "failed", "error_log": [error]}, error, ok=False)
+        return _refused(trail, f"Nothing written: {', '.join(moved)} changed on disk since "
+                               "the review read it; run the review again")
     written, errors = [], []
     for diff in changes:
         try:

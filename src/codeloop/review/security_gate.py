@@ -11,7 +11,7 @@ from __future__ import annotations
 from codeloop.jobs.stage import StageOutput
 from codeloop.jobs.usage import UsageRecord
 from codeloop.review.checks import security_findings
-from codeloop.review.context import ReviewContext
+from codeloop.review.context import ReviewContext, workspace_guard
 from codeloop.review.debug import DebugTrail
 from codeloop.review.history import CONTEXT_FILE
 from codeloop.review.state import Artifact, ReviewState
@@ -46,7 +46,7 @@ def refused_finding(path: str, why: str) -> dict:
 
 def gate(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
          trail: DebugTrail) -> StageOutput:
-    guard = PathGuard(state["workspace"])
+    guard = workspace_guard(state)
     kept: list[Artifact] = []
     refused: list[dict] = []
     originals = dict(state["originals"])

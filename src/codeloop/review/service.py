@@ -53,6 +53,7 @@ class ReviewOutcome(BaseModel):
     tokens: dict = Field(default_factory=lambda: {"total": 0, "per_node": {}})
     refinements: list[dict] = Field(default_factory=list)
     message: str = ""
+    diff_digest: str = ""  # sha256 of pending_diffs (approval.py): what an approval names
 
 
 def validate_request(req: ReviewRequest) -> ReviewRequest:
@@ -81,11 +82,15 @@ def start_review(req: ReviewRequest, llm, store, settings=None, *, approve: bool
     """Run a review until the person's approval is needed (paused, "awaiting_approval") or
     it ends. `approve`: approve automatically at the interrupt (CI)."""
     from codeloop.review.state import create_initial_state
+    from codeloop.sandbox.pathguard import directory_identity
 
     req = validate_request(req)
     model = req.model or getattr(llm, "name", "")
+    # the directory every later read and the write after approval must still be
+    workspace_id = list(directory_identity(req.workspace))
     inputs = {"workspace": str(req.workspace), "request": req.request, "files": req.files,
-              "git_rev": req.git_rev, "refiner": req.refiner, "model": model}
+              "git_rev": req.git_rev, "refiner": req.refiner, "model": model,
+              "workspace_id": workspace_id}
     with store.run(JOB, inputs) as run:
         unsubscribe = run.bus.subscribe(listen) if listen is not None else None
         try:
@@ -94,7 +99,8 @@ def start_review(req: ReviewRequest, llm, store, settings=None, *, approve: bool
             state = create_initial_state(
                 workspace=str(req.workspace), run_id=run.id, request=req.request or "",
                 files=req.files,
-                git_rev=req.git_rev or "", refiner_mode=req.refiner, model=model)
+                git_rev=req.git_rev or "", refiner_mode=req.refiner, model=model,
+                workspace_id=workspace_id)
             return _drive(run, state, llm, store, settings, approve=approve)
         finally:
             if unsubscribe is not None:
@@ -102,16 +108,32 @@ def start_review(req: ReviewRequest, llm, store, settings=None, *, approve: bool
 
 
 def decide_review(run_id: str, *, approved: bool, message: str, llm, store, settings=None,
-                  listen: Callable[[Event], None] | None = None) -> ReviewOutcome:
-    """The person's decision on a waiting run, from any process. RunNotResumable (one line)
-    when the run is unknown, not a review, or not waiting for approval."""
+                  listen: Callable[[Event], None] | None = None,
+                  digest: str | None = None) -> ReviewOutcome:
+    """The person's decision on a waiting run, from any process. `digest`: of the pending
+    diffs the person saw (ReviewOutcome.diff_digest); an approval must name it. Raises
+    RunNotResumable (one line) when the run is unknown, not a review, or not waiting for
+    approval; DigestRequired / DiffChanged (its subclasses) when the approval names no
+    digest or another diff than the pending one: then nothing is written and the run
+    stays waiting."""
     from langgraph.types import Command
 
-    _require(store, run_id, "awaiting_approval")
+    from codeloop.review.approval import DiffChanged, check_decision, checkpoint_values
+
+    record = _require(store, run_id, "awaiting_approval")
+    pending = checkpoint_values(store, run_id).get("pending_diffs") or []
+    check_decision(run_id, pending, approved=approved, digest=digest)
     with store.resume(run_id) as run:
+        try:  # claimed: no other decision can change the pending diffs any more
+            check_decision(run_id, checkpoint_values(store, run_id).get("pending_diffs") or [],
+                           approved=approved, digest=digest)
+        except DiffChanged:
+            run.pause("awaiting_approval", record.result)
+            raise
         unsubscribe = run.bus.subscribe(listen) if listen is not None else None
         try:
-            decision = Command(resume={"approved": bool(approved), "message": message or ""})
+            decision = Command(resume={"approved": bool(approved), "message": message or "",
+                                       "digest": (digest or "").strip().lower()})
             return _drive(run, decision, llm, store, settings, approve=False)
         finally:
             if unsubscribe is not None:
@@ -135,14 +157,20 @@ def resume_review(run_id: str, llm, store, settings=None, *, approve: bool = Fal
 
 
 def waiting_review(store, run_id: str) -> ReviewOutcome | None:
-    """What a waiting run shows (pending diffs, findings, feedback), without a model; None
-    when it is not a review run waiting for approval."""
+    """What a waiting run shows (pending diffs, findings, feedback, the diff digest),
+    without a model; None when it is not a review run waiting for approval. Read from the
+    run's checkpoint, the state persistence writes from: the exact bytes, never the
+    redacted summary the store keeps as the run's result."""
+    from codeloop.review.approval import checkpoint_values
+    from codeloop.review.outcome import build_outcome
+
     record = store.get_run(run_id)
     if record is None or record.job != JOB or record.status != "awaiting_approval":
         return None
-    if not isinstance(record.result, dict):
+    values = checkpoint_values(store, run_id)
+    if not values:
         return None
-    return ReviewOutcome.model_validate(record.result)
+    return build_outcome(run_id, values, "awaiting_approval")
 
 
 # ------------------------------------------------------------------ internals
@@ -165,13 +193,15 @@ def _restart_input(store, run_id: str, inputs: dict[str, Any]):
     (it died before its first node finished)."""
     from codeloop.review.graph import has_checkpoint
     from codeloop.review.state import create_initial_state
+    from codeloop.sandbox.pathguard import directory_identity
 
     if has_checkpoint(store.checkpointer(), run_id):
         return None
     return create_initial_state(
         workspace=inputs["workspace"], run_id=run_id, request=inputs.get("request") or "",
         files=inputs.get("files") or [], git_rev=inputs.get("git_rev") or "",
-        refiner_mode=inputs.get("refiner") or "diff", model=inputs.get("model") or "")
+        refiner_mode=inputs.get("refiner") or "diff", model=inputs.get("model") or "",
+        workspace_id=inputs.get("workspace_id") or list(directory_identity(inputs["workspace"])))
 
 
 def _drive(run, graph_input, llm, store, settings, *, approve: bool) -> ReviewOutcome:
@@ -181,6 +211,7 @@ def _drive(run, graph_input, llm, store, settings, *, approve: bool) -> ReviewOu
 
     from codeloop.events import ApprovalRequest, Error
     from codeloop.llm.base import LLMError
+    from codeloop.review.approval import diff_digest
     from codeloop.review.context import ReviewContext
     from codeloop.review.graph import build_graph
     from codeloop.review.outcome import build_outcome
@@ -201,9 +232,10 @@ def _drive(run, graph_input, llm, store, settings, *, approve: bool) -> ReviewOu
                                              detail=outcome.message))
                 run.pause("awaiting_approval", outcome.model_dump())
                 return outcome
-            graph.invoke(Command(resume={"approved": True,
-                                         "message": "approved automatically (--approve)"}),
-                         config, durability="sync")
+            graph.invoke(Command(resume={
+                "approved": True, "message": "approved automatically (--approve)",
+                "digest": diff_digest(graph.get_state(config).values["pending_diffs"])}),
+                config, durability="sync")
     except (LLMError, SandboxError) as exc:
         run.bus.emit(Error(message=str(exc), where="review"))
         values = graph.get_state(config).values

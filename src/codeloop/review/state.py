@@ -50,6 +50,7 @@ class ReviewState(TypedDict):
     # inputs
     run_id: str  # the run store's id (also the checkpoint thread); history entries name it
     workspace: str  # the resolved root; every file access goes through a PathGuard on it
+    workspace_id: list[int]  # its [st_dev, st_ino] at the start: the guard refuses another dir
     request: str  # "" when none
     files: list[str]  # the files named (or found from git_rev), workspace-relative
     git_rev: str  # "" when none
@@ -80,6 +81,7 @@ class ReviewState(TypedDict):
     is_fixed: bool  # the latest review passed
     last_error: str | None  # the concrete failure the refiner works on
     human_message: str  # the person's last word (approval or rejection)
+    approved_digest: str  # the digest of the pending diffs the person approved (approval.py)
     written: list[str]  # files persistence wrote
     # grow-only records
     code_diffs: Annotated[list[CodeDiff], operator.add]
@@ -92,10 +94,12 @@ class ReviewState(TypedDict):
 
 def create_initial_state(*, workspace: str, run_id: str = "", request: str = "",
                          files: list[str] | None = None, git_rev: str = "",
-                         refiner_mode: RefinerMode = "diff", model: str = "") -> ReviewState:
+                         refiner_mode: RefinerMode = "diff", model: str = "",
+                         workspace_id: list[int] | None = None) -> ReviewState:
     """Every field set: optional ones None, lists empty, counters 0."""
     return ReviewState(
-        run_id=run_id, workspace=workspace, request=request, files=list(files or []),
+        run_id=run_id, workspace=workspace, workspace_id=list(workspace_id or []),
+        request=request, files=list(files or []),
         git_rev=git_rev,
         refiner_mode=refiner_mode, model=model,
         repo_map="", originals={}, git_diff="", history=[], test_files=[], baseline_tests={},
@@ -104,6 +108,6 @@ def create_initial_state(*, workspace: str, run_id: str = "", request: str = "",
         review_feedback=None,
         approval_status="pending", workflow_status="running",
         iteration=0, refinement_iteration=0, retry_count=0, is_fixed=False,
-        last_error=None, human_message="", written=[],
+        last_error=None, human_message="", approved_digest="", written=[],
         code_diffs=[], pending_diffs=[], debug_logs=[], error_log=[], usage=[], refinements=[],
     )

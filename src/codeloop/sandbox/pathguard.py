@@ -72,11 +72,30 @@ def _name_gone(fd: int, dir_fd: int) -> bool:
         return False
 
 
+class WorkspaceReplaced(PathRefused):
+    """The root is no longer the directory it was (moved, or swapped for a symlink)."""
+
+
+def directory_identity(path: Path | str) -> tuple[int, int]:
+    """(st_dev, st_ino) of the directory at `path`, opened without following a final
+    symlink: what a guard pinned to it compares on every later open."""
+    fd = os.open(path, _DIR_FLAGS)
+    try:
+        st = os.fstat(fd)
+        return st.st_dev, st.st_ino
+    finally:
+        os.close(fd)
+
+
 class PathGuard:
-    def __init__(self, root: Path | str) -> None:
+    def __init__(self, root: Path | str, *, identity: tuple[int, int] | None = None) -> None:
+        """`identity`: the root's (st_dev, st_ino) as recorded earlier (a run's start); every
+        operation then refuses a root that is another directory now (a workspace swapped for
+        a symlink while a review waited for approval), instead of following it."""
         self.root = Path(root).resolve()
         if not self.root.is_dir():
             raise NotADirectoryError(f"workspace root {self.root} is not a directory")
+        self.identity = tuple(identity) if identity is not None else None
 
     # ---- checks -------------------------------------------------------------------------
     def parts(self, path: str | Path) -> tuple[str, ...]:
@@ -142,7 +161,7 @@ class PathGuard:
     def _parent(self, text: str, parts: tuple[str, ...], *, create: bool
                 ) -> Iterator[tuple[int, str | None]]:
         """Yield an O_NOFOLLOW fd of the target's parent directory and the target's name."""
-        fd = os.open(self.root, _DIR_FLAGS)
+        fd = self._open_root()
         try:
             for i, part in enumerate(parts[:-1]):
                 try:
@@ -166,6 +185,23 @@ class PathGuard:
             yield fd, (parts[-1] if parts else None)
         finally:
             os.close(fd)
+
+    def _open_root(self) -> int:
+        replaced = "the workspace is not the directory the run started in (it was moved or " \
+                   "replaced)"
+        try:
+            fd = os.open(self.root, _DIR_FLAGS)
+        except OSError as exc:
+            if self.identity is not None and exc.errno in (errno.ELOOP, errno.ENOTDIR,
+                                                           errno.ENOENT):
+                raise WorkspaceReplaced(str(self.root), replaced) from None
+            raise
+        if self.identity is not None:
+            st = os.fstat(fd)
+            if (st.st_dev, st.st_ino) != self.identity:
+                os.close(fd)
+                raise WorkspaceReplaced(str(self.root), replaced)
+        return fd
 
     def _check_target(self, text: str, dir_fd: int, name: str) -> os.stat_result | None:
         try:

@@ -169,8 +169,10 @@ def review_launch(ctx: JobContext, params: ReviewParams) -> Launch:
     return Launch("review", work)
 
 
-def decision_launch(ctx: JobContext, run_id: str, *, approved: bool, message: str) -> Launch:
-    """Approve or reject a review run waiting for it (checked by the caller)."""
+def decision_launch(ctx: JobContext, run_id: str, *, approved: bool, message: str,
+                    digest: str | None = None) -> Launch:
+    """Approve or reject a review run waiting for it (checked by the caller); `digest`: of
+    the diff the person saw (decide_review refuses another)."""
     record = ctx.store.get_run(run_id)
     spec = _recorded_model(ctx, (record.input or {}).get("model") if record else None)
 
@@ -180,7 +182,7 @@ def decision_launch(ctx: JobContext, run_id: str, *, approved: bool, message: st
         handle.started(run_id)
         decide_review(run_id, approved=approved, message=message,
                       llm=_gated(ctx, spec, handle), store=ctx.store, settings=ctx.settings,
-                      listen=handle.listen)
+                      listen=handle.listen, digest=digest)
 
     return Launch("review", work, run_id=run_id)
 

@@ -125,8 +125,19 @@ def get_run(request: Request, run_id: RunId) -> RunDetail:
         detail.review_feedback = outcome.get("review_feedback")
         detail.message = str(outcome.get("message") or "")
         if record.status == "awaiting_approval":
-            detail.pending_diffs = list(outcome.get("pending_diffs") or [])
+            _add_pending(server, run_id, detail)
     return detail
+
+
+def _add_pending(server, run_id: str, detail: RunDetail) -> None:
+    """The exact diffs a person approves and their digest, from the run's checkpoint (the
+    stored result is a redacted summary: it would hide what the model wrote)."""
+    from codeloop.review.service import waiting_review
+
+    shown = waiting_review(server.store, run_id)
+    if shown is not None:
+        detail.pending_diffs = shown.pending_diffs
+        detail.diff_digest = shown.diff_digest
 
 
 def _add_build(server, record, detail: RunDetail) -> None:
@@ -151,7 +162,10 @@ def cancel_run(request: Request, run_id: RunId) -> Accepted:
                     detail="stops at its next model call" if status == "cancelling" else "")
 
 
-def _decide(request: Request, run_id: str, approved: bool, message: str) -> Accepted:
+def _decide(request: Request, run_id: str, approved: bool, body: Decision) -> Accepted:
+    from codeloop.review.approval import DigestRequired, check_decision
+    from codeloop.review.service import waiting_review
+
     server = _server(request)
     record = _record(server, run_id)
     if record.job != "review":
@@ -159,8 +173,14 @@ def _decide(request: Request, run_id: str, approved: bool, message: str) -> Acce
                           "approval")
     if record.status != "awaiting_approval" or server.manager.is_live(run_id):
         raise RunConflict(f"run {run_id} is {record.status}, not waiting for approval")
+    shown = waiting_review(server.store, run_id)
+    try:  # a stale digest: DiffChanged, a 409; decide_review checks again once it claims
+        check_decision(run_id, shown.pending_diffs if shown else [], approved=approved,
+                       digest=body.digest)
+    except DigestRequired as exc:
+        raise BadRequest(str(exc)) from None
     server.manager.start(decision_launch(server.jobs, run_id, approved=approved,
-                                         message=message))
+                                         message=body.message, digest=body.digest))
     verb = "approved: applying the changes" if approved else "rejected: self-healing"
     return Accepted(run_id=run_id, status=server.manager.current_status(run_id), detail=verb)
 
@@ -169,14 +189,14 @@ def _decide(request: Request, run_id: str, approved: bool, message: str) -> Acce
              summary="Approve a review run waiting at human approval")
 def approve_run(request: Request, run_id: RunId,
                 body: Annotated[Decision, Body()]) -> Accepted:
-    return _decide(request, run_id, True, body.message)
+    return _decide(request, run_id, True, body)
 
 
 @router.post("/runs/{run_id}/reject", status_code=202, response_model=Accepted,
              summary="Reject a review run waiting at human approval (with the reason)")
 def reject_run(request: Request, run_id: RunId,
                body: Annotated[Decision, Body()]) -> Accepted:
-    return _decide(request, run_id, False, body.message)
+    return _decide(request, run_id, False, body)
 
 
 @router.post("/runs/{run_id}/resume", status_code=202, response_model=Started,

@@ -185,6 +185,7 @@ class RunDetail(RunSummary):
     findings: list[dict[str, Any]] = Field(default_factory=list)
     review_feedback: dict[str, Any] | None = None
     message: str = ""
+    diff_digest: str = Field("", description="sha256 of pending_diffs: an approve names it")
     build: BuildStatus | None = None
     project_id: str | None = Field(None, description="A build's project, for the "
                                    "/api/codegen/projects endpoints")
@@ -193,6 +194,9 @@ class RunDetail(RunSummary):
 class Decision(BaseModel):
     model_config = _Strict
     message: str = Field("", max_length=10_000)
+    digest: str | None = Field(None, pattern=r"^[0-9a-fA-F]{64}$",
+                               description="diff_digest of the pending diffs shown to the "
+                               "person (GET /api/runs/{id}); required to approve")
 
 
 class Accepted(BaseModel):

@@ -89,10 +89,10 @@ export async function renderRun(view, runId) {
     }
     jobArea.querySelectorAll(".result, .diff-viewer").forEach((el) => el.remove());
     if (run.job === "review" && run.pending_diffs.length) {
-      diffViewer = new DiffViewer(run, async (approved, message) => {
+      diffViewer = new DiffViewer(run, async (approved, message, digest) => {
         const verb = approved ? "approve" : "reject";
         await api(`/api/runs/${encodeURIComponent(runId)}/${verb}`,
-          { method: "POST", body: { message } });
+          { method: "POST", body: { message, digest } });
         await refresh();
       });
       jobArea.append(diffViewer.element);
