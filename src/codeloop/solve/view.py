@@ -52,7 +52,9 @@ class LiveStages:
 def render_result(console: Console, result: SolveResult) -> None:
     console.rule(f"[bold]{result.task_id}")
     if result.code:
-        console.print(Syntax(printable(result.code), "python", line_numbers=False))
+        # Wrapped, never cropped at the terminal's width: a cut line reads as other code.
+        console.print(Syntax(printable(result.code), "python", line_numbers=False,
+                             word_wrap=True))
     else:
         console.print("[red](no code was produced)[/]")
     style = {CORRECT: "bold green", UNTESTED: "bold yellow"}.get(result.verdict, "bold red")
