@@ -22,12 +22,17 @@ What a work tree can make git execute, and what shuts each off:
   content passes through unchanged, and `required=false` keeps git from failing); an empty
   diff command, textconv or merge driver makes git fail with "cannot run" instead of running
   anything (fail closed). Cost: one `git config` call (~2 ms) per command.
+- special files (a FIFO, a device) as the config, an include or an excludes file: git would
+  block on them; git_config_guard refuses the repository before git runs
+  (UnsafeGitConfig), and a config listing that does not finish in time fails closed.
 """
 
 from __future__ import annotations
 
 import os
 import subprocess
+
+from codeloop.git_config_guard import UnsafeGitConfig, check_repository
 
 # Settings that stop a repository's config from running programs, and keep git quiet.
 SAFE_CONFIG = (
@@ -77,7 +82,9 @@ def defined_drivers(cwd: os.PathLike | str) -> list[tuple[str, str]]:
                                "--name-only", "--list"], cwd=cwd, env=git_env(),
                               capture_output=True, timeout=30, check=False,
                               stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.TimeoutExpired):
+    except subprocess.TimeoutExpired:  # fail closed: git would read the same config next
+        raise UnsafeGitConfig(f"{cwd}: git could not list its config within 30 s") from None
+    except OSError:
         return []
     found: list[tuple[str, str]] = []
     for key in proc.stdout.decode("utf-8", errors="surrogateescape").split("\0"):
@@ -109,6 +116,8 @@ def with_submodules_ignored(args: list[str]) -> list[str]:
 
 
 def hardened_argv(args: list[str], cwd: os.PathLike | str) -> list[str]:
-    """The full argv for `git args` run in cwd: safe settings, drivers off, no submodules."""
+    """The full argv for `git args` run in cwd: safe settings, drivers off, no submodules.
+    UnsafeGitConfig when the repository's config names a special file."""
+    check_repository(cwd, git_env())
     return ["git", *_config_flags(SAFE_CONFIG), *driver_overrides(cwd),
             *with_submodules_ignored(list(args))]

@@ -12,7 +12,7 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from codeloop.git_hardening import git_env, hardened_argv  # git_env: re-exported
+from codeloop.git_hardening import UnsafeGitConfig, git_env, hardened_argv  # git_env: re-exported
 
 FALLBACK_NAME, FALLBACK_EMAIL = "codeloop", "codeloop@localhost"
 
@@ -25,13 +25,40 @@ class GitError(Exception):
         self.stderr = stderr
 
 
+class GitRefused(GitError):
+    """The repository's config names a special file git would block on; nothing ran."""
+
+    def __init__(self, args: list[str], reason: str) -> None:
+        super().__init__(args, -1, reason)
+        Exception.__init__(self, reason)
+
+
+class GitTimeout(GitError):
+    """git did not finish within its time bound (and was killed)."""
+
+    def __init__(self, args: list[str], seconds: float) -> None:
+        message = (f"git {args[0] if args else ''} did not finish within {seconds:g} s "
+                   "(a special file in the repository?)")
+        super().__init__(args, -1, message)
+        Exception.__init__(self, message)
+
+
 def git(args: list[str], cwd: Path | str, *, check: bool = True, input: str | None = None,
         timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    """Run `git args` in cwd with the hardened settings; GitError when check and it fails."""
-    proc = subprocess.run(hardened_argv(list(args), cwd), check=False, cwd=cwd, env=git_env(),
-                          input=input, capture_output=True, text=True, errors="replace",
-                          timeout=timeout,
-                          stdin=None if input is not None else subprocess.DEVNULL)
+    """Run `git args` in cwd with the hardened settings, within `timeout` seconds; GitError
+    when check and it fails, and always when it is refused (GitRefused) or times out
+    (GitTimeout): one line each."""
+    try:
+        argv = hardened_argv(list(args), cwd)
+    except UnsafeGitConfig as exc:
+        raise GitRefused(list(args), str(exc)) from None
+    try:
+        proc = subprocess.run(argv, check=False, cwd=cwd, env=git_env(), input=input,
+                              capture_output=True, text=True, errors="replace",
+                              timeout=timeout,
+                              stdin=None if input is not None else subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        raise GitTimeout(list(args), timeout) from None
     if check and proc.returncode != 0:
         raise GitError(list(args), proc.returncode, proc.stderr)
     return proc

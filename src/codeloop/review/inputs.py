@@ -73,13 +73,15 @@ def changed_files(workspace: Path, rev: str,
         inside = git(["rev-parse", "--is-inside-work-tree"], workspace, check=False)
     except OSError as exc:
         raise ReviewInputError(f"git cannot run: {exc}") from None
+    except GitError as exc:  # refused (a special file in its config) or timed out
+        raise ReviewInputError(str(exc).splitlines()[0]) from None
     if inside.returncode != 0 or inside.stdout.strip() != "true":
         raise ReviewInputError(f"{workspace} is not a git repository (needed for --git)")
     base = "HEAD" if rev == WORKTREE else rev
-    if git(["rev-parse", "--verify", "--quiet", f"{base}^{{commit}}"], workspace,
-           check=False).returncode != 0:
-        raise ReviewInputError(f"unknown revision {base!r} in {workspace}")
     try:
+        if git(["rev-parse", "--verify", "--quiet", f"{base}^{{commit}}"], workspace,
+               check=False).returncode != 0:
+            raise ReviewInputError(f"unknown revision {base!r} in {workspace}")
         span = [base] if rev == WORKTREE else _commit_range(workspace, base)
         names = git(["diff", "--name-only", "--no-renames", *span, "--"], workspace).stdout
         diff = git(["diff", "--no-ext-diff", "--no-textconv", "--no-color", *span, "--"],
