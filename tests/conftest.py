@@ -11,6 +11,7 @@ def _isolated_dirs(tmp_path_factory, monkeypatch, request):
     base = tmp_path_factory.mktemp("codeloop-home")
     monkeypatch.setenv("CODELOOP_DATA_DIR", str(base / "data"))
     monkeypatch.setenv("CODELOOP_CONFIG_DIR", str(base / "config"))
+    monkeypatch.setenv("CODELOOP_SCRATCH_DIR", str(base / "scratch"))
     for var in ("OPENAI_BASE_URL", "OPENAI_API_KEY", "AZURE_OPENAI_ENDPOINT",
                 "AZURE_OPENAI_API_KEY", "OLLAMA_HOST", "CODELOOP_MODEL"):
         monkeypatch.delenv(var, raising=False)

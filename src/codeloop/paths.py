@@ -22,6 +22,12 @@ def config_dir() -> Path:
     return Path(os.environ.get("CODELOOP_CONFIG_DIR") or user_config_dir(APP))
 
 
+def scratch_dir() -> Path:
+    """Private working space of runs (build's worktrees): the user's own, never a shared
+    temp dir another local user could have made first (see scratch.py)."""
+    return Path(os.environ.get("CODELOOP_SCRATCH_DIR") or cache_dir() / "scratch")
+
+
 def models_dir() -> Path:
     return cache_dir() / "models"
 

@@ -21,6 +21,8 @@ from pathlib import Path
 from codeloop.gitutil import GitError, git, init_repo, status
 from codeloop.sandbox.host_policy import refusal
 from codeloop.sandbox.pathguard import HostFileRefused
+from codeloop.sandbox.removal import remove_tree
+from codeloop.scratch import UnsafeScratch, check_private_dir
 
 MAIN = "main"
 TASK_TRAILER = "Build-Task"
@@ -107,6 +109,8 @@ def add_worktree(repo: Path, path: Path, branch: str, deps_dirs: list[str]) -> N
     """A fresh worktree at `path` on `branch`, reset to main (an old one is removed first),
     with hard-linked copies of the installed dependency dirs."""
     with _WORKTREE_LOCK:
+        # The run's private scratch dir, still: never a parent swapped for a symlink.
+        check_private_dir(path.parent)
         _remove(repo, path)
         git(["worktree", "add", "-q", "-f", "-B", branch, str(path), MAIN], repo)
     link_deps(repo, path, deps_dirs)
@@ -127,14 +131,26 @@ def _link_or_copy(src: str, dst: str) -> None:
 
 
 def remove_worktree(repo: Path, path: Path) -> None:
+    """Remove a task's worktree; one whose parent is no longer the run's private scratch
+    dir (swapped for a symlink) is left alone: nothing there is ours to delete."""
     with _WORKTREE_LOCK:
+        try:
+            check_private_dir(path.parent)
+        except UnsafeScratch:
+            return
         _remove(repo, path)
 
 
+def prune_worktrees(repo: Path) -> None:
+    """git forgets the worktrees whose directory is gone."""
+    with _WORKTREE_LOCK:
+        git(["worktree", "prune"], repo, check=False)
+
+
 def _remove(repo: Path, path: Path) -> None:
-    if path.exists():
-        git(["worktree", "remove", "--force", "--force", str(path)], repo, check=False)
-        shutil.rmtree(path, ignore_errors=True)
+    """Delete the worktree's directory ourselves (a symlink in its place is unlinked, never
+    followed: `git worktree remove` would follow it), then let git forget it."""
+    remove_tree(path)
     git(["worktree", "prune"], repo, check=False)
 
 

@@ -8,8 +8,6 @@ run the graph inside a run of the store, or resume an interrupted one.
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,8 +25,11 @@ from codeloop.build.runtime import BuildRuntime
 from codeloop.build.stacks import Stack, StackError, load_stack, missing_toolchain
 from codeloop.build.state import create_initial_state, public_state
 from codeloop.jobs.executor import Executor, local_executor
+from codeloop.sandbox.removal import remove_tree
+from codeloop.scratch import ScratchDir, UnsafeScratch, make_scratch, private_root, stale_scratch
 
 JOB = "build"
+SCRATCH = "build"  # the private scratch root of build's worktrees
 
 
 class BuildInputError(ValueError):
@@ -93,6 +94,10 @@ def prepare(request: BuildRequest | dict | str | Path, *, out_dir: str | Path,
     elif out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise BuildInputError(f"{out} exists and is not empty: choose a new --out directory "
                               "(or --resume a build there)")
+    try:
+        private_root(SCRATCH)  # the worktrees' place must be ours alone before we start
+    except UnsafeScratch as exc:
+        raise BuildInputError(str(exc)) from None
     options = options or BuildOptions()
     if options.push_to:
         try:
@@ -121,10 +126,14 @@ def resume_mismatch(recorded: dict[str, Any], inputs: BuildInputs) -> str | None
     return None
 
 
-def worktrees_dir(run_id: str) -> Path:
+def worktrees_dir(run_id: str) -> ScratchDir:
     """Where a run's task worktrees live: outside the project (the sandbox copies the
-    project for every test run; worktrees inside it would be copied too)."""
-    return Path(tempfile.gettempdir()) / "codeloop-build" / run_id
+    project for every test run; worktrees inside it would be copied too), in a fresh private
+    directory of the user's (scratch.py), never a fixed path in a shared temp dir. What a
+    killed run of the same id left there goes first."""
+    for stale in stale_scratch(SCRATCH, f"{run_id}-"):
+        remove_tree(stale)
+    return make_scratch(SCRATCH, f"{run_id}-")
 
 
 def find_resumable(store: Any, out_dir: Path) -> str | None:
@@ -147,8 +156,8 @@ def execute(inputs: BuildInputs, run: Any, store: Any, runtime: BuildRuntime, *,
     snapshot = last_snapshot(store.events(run.id)) if resuming else None
     levels = dependency_levels(inputs.request)
     opts = inputs.options
-    worktrees = worktrees_dir(run.id)
-    worktrees.mkdir(parents=True, exist_ok=True)
+    scratch = worktrees_dir(run.id)
+    worktrees = scratch.path
     inputs.out_dir.mkdir(parents=True, exist_ok=True)
     ctx = BuildContext(llm=runtime.llm_for("integration"), task=inputs.request,
                        bus=run.bus, stack=inputs.stack, out_dir=inputs.out_dir,
@@ -169,7 +178,7 @@ def execute(inputs: BuildInputs, run: Any, store: Any, runtime: BuildRuntime, *,
         else:
             final = graph.invoke(initial, config)
     finally:
-        _clean_worktrees(inputs.out_dir, worktrees)
+        _clean_worktrees(inputs.out_dir, scratch)
     final = {**final, "current_tasks": []}
     emit_state(run.bus, final)
     result = public_state(final)
@@ -177,13 +186,15 @@ def execute(inputs: BuildInputs, run: Any, store: Any, runtime: BuildRuntime, *,
     return result
 
 
-def _clean_worktrees(repo: Path, worktrees: Path) -> None:
-    from codeloop.build.repo import remove_worktree
+def _clean_worktrees(repo: Path, scratch: ScratchDir) -> None:
+    """Remove the run's worktrees (the whole scratch dir, only if it is still the one made,
+    following no symlink), then let git forget them. git's own `worktree remove` is not
+    used: it follows a worktree swapped for a symlink."""
+    from codeloop.build.repo import prune_worktrees
 
-    if worktrees.is_dir():
-        for path in worktrees.iterdir():
-            remove_worktree(repo, path)
-        shutil.rmtree(worktrees, ignore_errors=True)
+    scratch.remove()
+    if (repo / ".git").is_dir():
+        prune_worktrees(repo)
 
 
 def executor_for(name: str = "local") -> Any:
