@@ -25,6 +25,7 @@ from pathlib import Path
 from codeloop.sandbox import bwrap, cgroup, seccomp, watchdog
 from codeloop.sandbox.classify import classify
 from codeloop.sandbox.copyback import sync_back
+from codeloop.sandbox.host_tmp import private_tmp_env
 from codeloop.sandbox.project_venv import find_project_venv, venv_env
 from codeloop.sandbox.staging import stage_copy
 from codeloop.sandbox.tempdirs import make_throwaway, private_run_dir, run_dir_caps
@@ -269,7 +270,8 @@ def run_command(
         group = None  # the run's cgroup, where the machine allows one
         if unsafe_no_sandbox:
             full = unsafe_argv(argv, limits)
-            cwd, run_env = str(mounted), {**_base_env(env), "HOME": str(mounted)}
+            cwd = str(mounted)  # the host's /tmp is shared: the run's own dir instead
+            run_env = private_tmp_env({**_base_env(env), "HOME": str(mounted)}, run_dir)
         else:
             seccomp_fd = stack.enter_context(_seccomp_file(out_dir)).fileno()
             pass_fds += (seccomp_fd,)
