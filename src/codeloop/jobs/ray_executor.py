@@ -20,6 +20,8 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any, Self, TypeVar
 
+from codeloop.jobs.ray_local import LocalCluster, LocalClusterError
+
 T = TypeVar("T")
 
 RAY_EXTRA = "pip install 'codeloop[ray]'"
@@ -69,8 +71,14 @@ class RayExecutor:
                  num_cpus: float = 1, max_retries: int = DEFAULT_MAX_RETRIES,
                  runtime_env: dict[str, Any] | None = None,
                  local_cpus: int | None = None) -> None:
-        self._ray = import_ray()
         self.address = resolve_address(address)
+        # A local cluster is set up before Ray is imported: loopback only, private files.
+        self._local = LocalCluster() if self.address is None else None
+        try:
+            self._ray = import_ray()
+        except RayNotInstalled:
+            self._close_local()
+            raise
         self._started_here = False
         self._connect(local_cpus)
         cluster_cpus = int(self._ray.cluster_resources().get("CPU", 1))
@@ -84,11 +92,13 @@ class RayExecutor:
     def _connect(self, local_cpus: int | None) -> None:
         ray = self._ray
         if ray.is_initialized():
+            self._close_local()  # joined the cluster already up in this process
             return
         options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
                                    "configure_logging": False}
-        if self.address is None:
+        if self._local is not None:
             options["num_cpus"] = local_cpus or os.cpu_count() or 1
+            options.update(self._local.init_options(ray))
             self._started_here = True
         # Ray's client server sometimes fails a first connection while it starts the
         # per-client server (seen here under load: psutil on a process that had just gone);
@@ -98,13 +108,26 @@ class RayExecutor:
             try:
                 # "local": a new cluster for this run, never one that happens to be up here.
                 ray.init(address=self.address or "local", **options)
-                return
             except Exception as exc:
                 if attempt < tries:
                     time.sleep(2.0 * attempt)
                     continue
+                self._close_local()
                 where = self.address or "a local cluster"
                 raise RayConnectError(f"cannot connect to Ray at {where}: {exc}") from exc
+            if self._local is not None:
+                try:
+                    self._local.check_started(ray)
+                except LocalClusterError as exc:
+                    ray.shutdown()
+                    self._close_local()
+                    raise RayConnectError(str(exc)) from None
+            return
+
+    def _close_local(self) -> None:
+        if self._local is not None:
+            self._local.close(getattr(self, "_ray", None))
+            self._local = None
 
     def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
         task = self._ray.remote(fn).options(
@@ -151,6 +174,7 @@ class RayExecutor:
             self._ray.wait(outstanding, num_returns=len(outstanding))
         if self._started_here and self._ray.is_initialized():
             self._ray.shutdown()
+        self._close_local()
 
     def __enter__(self) -> Self:
         return self
