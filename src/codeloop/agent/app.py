@@ -126,10 +126,7 @@ class AgentApp:
                 self.console.print(f"[yellow]note:[/] {escape(self.snapshots.omitted)}",
                                    highlight=False)
             ok = outcome.status in ("finished", "approved")
-            run.finish("done" if ok else outcome.status,
-                       {"answer": outcome.answer, "status": outcome.status,
-                        "steps": outcome.steps, "tokens": outcome.tokens,
-                        "changes": [c.as_dict() for c in outcome.changes]})
+            run.finish("done" if ok else outcome.status, outcome.record())
         return outcome, run.id
 
     def run_once(self, request: str, *, as_json: bool = False) -> int:
@@ -139,14 +136,12 @@ class AgentApp:
             self.console.print(f"[bold red]error:[/] {exc}")
             return 1
         if as_json:
-            print(json.dumps({"run_id": run_id, "status": outcome.status,
+            print(json.dumps({"run_id": run_id,
                               "sandboxed": not self.workspace.unsafe_no_sandbox,
-                              "answer": outcome.answer, "steps": outcome.steps,
-                              "tokens": outcome.tokens,
-                              "changes": [c.as_dict() for c in outcome.changes]}, indent=2))
+                              **outcome.record()}, indent=2))
         else:
             print_turn_end(self.console, outcome.answer, outcome.status, outcome.steps,
-                           outcome.tokens, outcome.changes)
+                           outcome.tokens, outcome.changes, outcome.details)
         return 0 if outcome.status in ("finished", "approved") else 1
 
     def run_repl(self) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
+from codeloop.agent.multi.view import print_phases
 from codeloop.agent.snapshots import FileChange
 from codeloop.events import Event
 from codeloop.textsafe import printable
@@ -59,7 +60,12 @@ def print_changes(console: Console, changes: list[FileChange]) -> None:
 
 
 def print_turn_end(console: Console, answer: str, status: str, steps: int, tokens: int,
-                   changes: list[FileChange]) -> None:
+                   changes: list[FileChange], details: dict[str, Any] | None = None) -> None:
+    """The turn's answer, changed files and figures; before them, a multi-agent run's
+    plan, reports and verdicts (`details`)."""
+    if details:
+        console.print()
+        print_phases(console, details)
     style = "green" if status in ("finished", "approved") else "yellow"
     console.print(f"\n[bold {style}]{escape(printable(answer))}[/]", highlight=False)
     print_changes(console, changes)

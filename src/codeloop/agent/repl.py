@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from rich.console import Console
 from rich.markup import escape
 
+from codeloop.agent.multi.view import phase_details
 from codeloop.agent.render import print_turn_end
 from codeloop.agent.snapshots import FileChange, SnapshotError, Snapshots
 
@@ -27,6 +28,14 @@ class Outcome:
     steps: int
     tokens: int
     changes: list[FileChange] = field(default_factory=list)
+    # multi-agent mode: the plan, the reports and the verdicts (agent/multi/view.py)
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def record(self) -> dict[str, Any]:
+        """The turn as its run's result (the store, --json, the API)."""
+        return {"answer": self.answer, "status": self.status, "steps": self.steps,
+                "tokens": self.tokens, "changes": [c.as_dict() for c in self.changes],
+                **self.details}
 
 
 class Conversation(Protocol):
@@ -55,7 +64,7 @@ def run_repl(conversation: Conversation, read_line: Callable[[], str | None],
             continue
         outcome = conversation.ask(line)
         print_turn_end(console, outcome.answer, outcome.status, outcome.steps, outcome.tokens,
-                       outcome.changes)
+                       outcome.changes, outcome.details)
 
 
 def _command(conversation: Conversation, line: str, console: Console) -> bool:
@@ -126,7 +135,8 @@ class MultiAgentConversation:
         summary = (result.validations[-1].changes_summary if result.validations
                    else "; ".join(result.notes) or "no result")
         return Outcome(f"{result.status}: {summary}", result.status, result.steps,
-                       result.tokens, self.snapshots.changes(before, after))
+                       result.tokens, self.snapshots.changes(before, after),
+                       phase_details(result))
 
     def undo(self) -> str:
         while self.turns:
