@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -33,6 +34,8 @@ from pathlib import Path
 
 import httpx
 import yaml
+
+from codeloop.server.stream_gate import MAX_STREAMS_PER_CLIENT
 
 BUGGY = "def add(a, b):\n    return a - b\n"
 TEST = "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n"
@@ -103,17 +106,30 @@ async def _load(url: str, token: str, workspaces: list[Path], clients: int,
             await asyncio.sleep(0.2)
 
     sampler = asyncio.create_task(sample_rss())
-    async with httpx.AsyncClient(base_url=url, headers=headers, timeout=600,
-                                 limits=limits) as client:
+    # The server admits MAX_STREAMS_PER_CLIENT streams per client address: the SSE clients
+    # come from as many loopback addresses as they need (127.0.0.1, .2, ...).
+    total = clients + len(workspaces) - 1
+    addresses = [f"127.0.0.{1 + n}" for n in range(-(-total // MAX_STREAMS_PER_CLIENT))]
+    async with contextlib.AsyncExitStack() as stack:
+        by_address = [await stack.enter_async_context(httpx.AsyncClient(
+            base_url=url, headers=headers, timeout=600, transport=httpx.AsyncHTTPTransport(
+                local_address=address, limits=limits))) for address in addresses]
+        client = by_address[0]
+        streams = iter(range(total))
+
+        def watcher_client() -> httpx.AsyncClient:
+            return by_address[next(streams) // MAX_STREAMS_PER_CLIENT]
+
         started = time.perf_counter()
         target = await _start(client, workspaces[0])
         watchers = [(target, {}) for _ in range(clients)]
-        tasks = [asyncio.create_task(_watch(client, target, out)) for _, out in watchers]
+        tasks = [asyncio.create_task(_watch(watcher_client(), target, out))
+                 for _, out in watchers]
         others = await asyncio.gather(*(_start(client, ws) for ws in workspaces[1:]))
         for run_id in others:
             out: dict = {}
             watchers.append((run_id, out))
-            tasks.append(asyncio.create_task(_watch(client, run_id, out)))
+            tasks.append(asyncio.create_task(_watch(watcher_client(), run_id, out)))
         await asyncio.gather(*tasks)
         wall = time.perf_counter() - started
     sampler.cancel()

@@ -63,7 +63,7 @@ def _server(tmp_path: Path):
          str(port), "--root", str(root), "--store", str(store), "--token", TOKEN,
          "--model", f"scripted:{root / 'default.yaml'}"],
         stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-        env={**os.environ, "CODELOOP_TOKEN": ""})
+        env=dict(os.environ))
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60

@@ -160,6 +160,28 @@ class RunCache:
         with self._lock:
             return self._read(run_id, after_seq)
 
+    def cached(self, run_id: str, after_seq: int
+               ) -> tuple[str | None, list[tuple[int, str]]] | None:
+        """What `read` answers, from memory only, when the run's entry is fresh (what the
+        many streams of one run mostly ask, cheap enough for the event loop); None when the
+        store must be read, or a reader thread holds the cache (never waits for it)."""
+        import time
+
+        if not self._lock.acquire(blocking=False):
+            return None
+        try:
+            entry = self._runs.get(run_id)
+            if (entry is None or entry.version != self.notifier.version(run_id)
+                    or time.monotonic() - entry.checked >= self.POLL
+                    or (len(entry.events) >= self.MAX_EVENTS and entry.events
+                        and after_seq >= entry.events[-1][0])):
+                return None
+            self._runs.move_to_end(run_id)
+            start = _first_after(entry.events, after_seq)
+            return entry.status, entry.events[start:start + self.PAGE]
+        finally:
+            self._lock.release()
+
     def _read(self, run_id: str, after_seq: int) -> tuple[str | None, list[tuple[int, str]]]:
         import time
 

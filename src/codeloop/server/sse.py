@@ -103,12 +103,13 @@ async def run_events(
             while True:
                 wake.clear()
                 live = server.manager.is_live(run_id)
-                # one page, read off the event loop; status read first
-                status, rows = await gate.read(server.run_cache.read, run_id, cursor)
+                # one page (status read first): from memory, or read off the event loop
+                status, rows = await gate.run_page(server.run_cache, run_id, cursor)
                 for seq, data in rows:
                     cursor = seq
                     yield {"id": str(seq), "event": "message", "data": data}
                 if rows:
+                    await asyncio.sleep(0)  # the next page after the others' turn
                     continue  # more may be stored already
                 if not live and status not in OPEN_STATUSES:
                     yield {"event": "end", "data": json.dumps({"run_id": run_id,

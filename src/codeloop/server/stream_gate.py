@@ -14,14 +14,16 @@ default 40) are never taken by streams.
 
 from __future__ import annotations
 
+import asyncio
 import threading
+import weakref
 from collections import Counter
 
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
-MAX_STREAMS = 64
-MAX_STREAMS_PER_CLIENT = 16  # a browser holds at most 6 connections to a server anyway
+MAX_STREAMS = 128
+MAX_STREAMS_PER_CLIENT = 32  # a browser holds at most 6 connections to a server anyway
 READER_THREADS = 4
 
 
@@ -36,6 +38,8 @@ class StreamGate:
         self._open: Counter[str] = Counter()
         self._lock = threading.Lock()
         self._limiter = None  # made on first use: it belongs to the running event loop
+        self._refreshing: weakref.WeakValueDictionary[str, asyncio.Lock] = (
+            weakref.WeakValueDictionary())
 
     def admit(self, client: str) -> StreamSlot:
         """A place for one stream of `client`; TooManyStreams when there is none."""
@@ -68,6 +72,22 @@ class StreamGate:
         if self._limiter is None:
             self._limiter = anyio.CapacityLimiter(self.readers)
         return await anyio.to_thread.run_sync(function, *args, limiter=self._limiter)
+
+    async def run_page(self, cache, run_id: str, after_seq: int):
+        """One page of a run's events for a stream (RunCache.read's answer): from the
+        cache's memory when it is fresh; else one stream of the run reads the store on a
+        reader thread while the run's other streams wait for it and then take the page
+        from memory (a new event wakes every stream of the run at once)."""
+        page = cache.cached(run_id, after_seq)
+        if page is not None:
+            return page
+        lock = self._refreshing.get(run_id)
+        if lock is None:
+            lock = self._refreshing[run_id] = asyncio.Lock()
+        async with lock:
+            page = cache.cached(run_id, after_seq)
+            return page if page is not None else await self.read(cache.read, run_id,
+                                                                  after_seq)
 
 
 class StreamSlot:
