@@ -74,7 +74,8 @@ def test_hostile_target_paths_are_high_findings_and_never_written(setting, tmp_p
         for review_prompt in (llm.calls[1][-1].content, llm.calls[3][-1].content):
             # the dropped files are not reviewed either
             assert "etc/passwd" not in review_prompt and "pre-commit" not in review_prompt
-        done = decide_review(out.run_id, approved=True, message="ok", llm=llm, store=store)
+        done = decide_review(out.run_id, approved=True, message="ok", llm=llm, store=store,
+                             digest=out.diff_digest)
     assert done.written == ["ok.py"] and (ws / "ok.py").read_text() == "OK = True\n"
     assert _digest(outside) == before_outside
     assert not (ws / ".git" / "hooks" / "pre-commit").exists()
@@ -135,7 +136,8 @@ def test_a_refiner_edit_creating_a_file_outside_is_refused(tmp_path):
         assert "refused target path '../escaped.py'" in llm.calls[3][-1].content
         assert [r["iteration"] for r in out.refinements] == [1, 2]
         assert sorted(d["file_path"] for d in out.pending_diffs) == ["a.py", "escaped.py"]
-        done = decide_review(out.run_id, approved=True, message="", llm=llm, store=store)
+        done = decide_review(out.run_id, approved=True, message="", llm=llm, store=store,
+                             digest=out.diff_digest)
     assert sorted(done.written) == ["a.py", "escaped.py"]
     assert not (tmp_path / "escaped.py").exists()
     assert (ws / "escaped.py").read_text() == "SAFE = True\n"

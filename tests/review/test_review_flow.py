@@ -241,12 +241,16 @@ def test_a_request_on_unchanged_files_goes_to_the_refiner_before_any_model_revie
 
 
 def test_after_a_refinement_that_changed_nothing_the_next_one_samples(workspace, store):
-    out, llm, _ = _start(workspace, store, [approve(), "I would change it.", approve(),
-                                            FIX_EDIT, approve()], files=["calc.py"])
+    # a reply with no edit is reflected once (what was wrong with it), then the round ends
+    out, llm, _ = _start(workspace, store, [approve(), "I would change it.", "Still no.",
+                                            approve(), FIX_EDIT, approve()],
+                         files=["calc.py"])
     assert out.status == "awaiting_approval"
     assert [r["files_changed"] for r in out.refinements] == [0, 1]
-    assert "refinement 1 changed nothing (the reply held no edit)" in out.error_log
-    assert llm.temperatures == [0.0, 0.0, 0.0, 0.7, 0.0]
+    assert "no SEARCH/REPLACE block" in llm.calls[2][-1].content
+    assert any(line.startswith("refinement 1 changed nothing (calc.py: the reply held no "
+                               "SEARCH/REPLACE block") for line in out.error_log)
+    assert llm.temperatures == [0.0, 0.0, 0.0, 0.0, 0.7, 0.0]
 
 
 def test_an_unreadable_verdict_is_not_an_approval(workspace, store):

@@ -1,8 +1,9 @@
 """refiner: changes the in-state artifacts to fix what the reviewer (or a person) found.
 
 diff mode (default): the model answers with SEARCH/REPLACE blocks, applied by the tolerant
-matcher; an edit that matches nothing is reflected back once with the closest lines of the
-file. full mode (the benchmark's baseline): the model rewrites each file whole. Either way
+matcher; a block broken in form still gives the functions it holds (jobs/loose_edits.py,
+merged by name); an edit that matches nothing, or a reply with nothing usable, is reflected
+back once with the closest lines of the file or exactly what was wrong with its block. full mode (the benchmark's baseline): the model rewrites each file whole. Either way
 one fresh prompt holds the files and the concrete failures (principle 5), and every changed
 file gets a CodeDiff; each call's tokens are recorded in `refinements`."""
 
@@ -14,11 +15,13 @@ from codeloop.events import Diff
 from codeloop.jobs.artifacts import language_of
 from codeloop.jobs.edits import (
     Applied,
+    EditFailure,
     apply_blocks,
     edit_blocks,
     rewritten_files,
     whole_files,
 )
+from codeloop.jobs.loose_edits import salvage, with_salvage
 from codeloop.jobs.stage import StageOutput
 from codeloop.jobs.usage import UsageRecord
 from codeloop.review.context import ReviewContext, prompt
@@ -50,14 +53,7 @@ def _diff_mode(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
                              problems=problems)
     reply = ctx.ask_logged(usage, trail, "refiner", spec, messages,
                            temperature=_temperature(state, spec))
-    blocks = edit_blocks(reply.text)
-    if not blocks:  # the model rewrote the file instead: take it when it is the whole file
-        rewrites = rewritten_files(reply.text, state["artifacts"])
-        if rewrites:
-            trail.log("thinking", f"no SEARCH/REPLACE block; took the rewritten "
-                                  f"{', '.join(rewrites)} whole")
-        return _replaced(state["artifacts"], rewrites)
-    result = apply_blocks(state["artifacts"], blocks)
+    result = _read_reply(reply.text, state["artifacts"], trail)
     if not result.failures:
         return result
     # one reflected retry, per the first failed edit: its file, the problem, the closest lines
@@ -66,19 +62,48 @@ def _diff_mode(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
     target = next((a for a in result.artifacts if a["file_path"] == failure.path), None)
     if target is None:  # it named no file shown: all of them again, with the problem
         retry_spec = spec
+        what = "your last reply" if failure.path == "?" else \
+            f"your last edit named {failure.path}"
         retry = spec.messages(request=state["request"], files=_files(result.artifacts),
-                              problems=f"{problems}\n- (your last edit named {failure.path}: "
-                                       f"{failure.problem})")
+                              problems=f"{problems}\n- ({what}: {failure.problem})")
     else:
         retry_spec = prompt("refiner_retry")
         retry = retry_spec.messages(
             path=failure.path, language=language_of(failure.path),
             content=target["content"][:MAX_FILE_CHARS], problem=failure.problem,
             candidates=failure.candidates, problems=problems)
-    again = apply_blocks(result.artifacts, edit_blocks(
-        ctx.ask_logged(usage, trail, "refiner", retry_spec, retry).text))
+    again = _read_reply(ctx.ask_logged(usage, trail, "refiner", retry_spec, retry).text,
+                        result.artifacts, trail)
     return Applied(again.artifacts, result.applied + again.applied,
                    result.failures[1:] + again.failures)
+
+
+def _read_reply(text: str, artifacts: list[Artifact], trail: DebugTrail) -> Applied:
+    """A diff-mode reply read tolerantly: its SEARCH/REPLACE blocks; a whole file rewritten
+    instead; or, from blocks broken in form (no SEARCH part, a bare =======, the same code
+    in both parts, no end line), the functions they hold merged into the file by name. What
+    is still unusable comes back as failures saying exactly what was wrong."""
+    blocks = edit_blocks(text)
+    if blocks:
+        result = apply_blocks(artifacts, blocks)
+        if result.failures:
+            result = with_salvage(text, result)
+        return result
+    rewrites = rewritten_files(text, artifacts)
+    if rewrites:  # the model rewrote the file instead: taken when it is the whole file
+        trail.log("thinking", f"no SEARCH/REPLACE block; took the rewritten "
+                              f"{', '.join(rewrites)} whole")
+        return _replaced(artifacts, rewrites)
+    found = salvage(text, artifacts)
+    if found.files:
+        trail.log("thinking", f"malformed SEARCH/REPLACE block(s); merged the code they "
+                              f"hold into {', '.join(found.files)} by name")
+        return _replaced(artifacts, found.files)
+    only = artifacts[0]["file_path"] if len(artifacts) == 1 else "?"
+    why = "; ".join(found.problems) or "the reply held no SEARCH/REPLACE block and no whole " \
+        "file: answer with a block (FILE path, <<<<<<< SEARCH, the exact old lines, " \
+        "=======, the new lines, >>>>>>> REPLACE)"
+    return Applied(list(artifacts), 0, [EditFailure(only, why)])
 
 
 def _replaced(artifacts: list[Artifact], files: dict[str, str]) -> Applied:
