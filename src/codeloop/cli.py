@@ -65,4 +65,14 @@ app.add_typer(config_cmd.config_app(), name="config")
 
 
 def main() -> None:
-    app()
+    """The `codeloop` program. A model that cannot be reached stops every job at once (it
+    passes through the jobs' handlers of one failed call): here it becomes one line naming
+    the URL, exit 2."""
+    from codeloop.commands.common import error_line
+    from codeloop.llm.base import ModelUnreachable
+
+    try:
+        app()
+    except ModelUnreachable as exc:
+        error_line(str(exc))
+        raise SystemExit(2) from None

@@ -12,9 +12,10 @@ from codeloop.config import Settings
 from codeloop.llm.base import (
     BackendHTTPError,
     BackendTimeout,
-    BackendUnreachable,
     InvalidStructuredOutput,
+    LLMError,
     MalformedResponse,
+    ModelUnreachable,
     Reply,
     user,
 )
@@ -54,16 +55,18 @@ def test_a_seed_is_sent_when_asked_for(openai_stub):
     assert sent["seed"] == 42 and sent["temperature"] == 0.5
 
 
-def test_refused_connection_is_backend_unreachable_after_retries(monkeypatch):
+def test_refused_connection_is_model_unreachable_at_once(monkeypatch):
     port = free_port()  # nothing listens there any more
     allow_stub_url(monkeypatch, f"http://127.0.0.1:{port}/v1")
     delays: list[float] = []
     llm = make_llm(f"http://127.0.0.1:{port}/v1", retries=2, delays=delays)
-    with pytest.raises(BackendUnreachable) as err:
+    with pytest.raises(ModelUnreachable) as err:
         llm.complete([user("hi")])
-    assert f"127.0.0.1:{port}" in str(err.value)
-    assert "openai:stub-model" in str(err.value)
-    assert delays == [0.25, 0.5]  # exponential backoff between the three attempts
+    assert not isinstance(err.value, LLMError)  # no job's "one call failed" handler takes it
+    assert f"cannot reach the model openai:stub-model at http://127.0.0.1:{port}/v1" \
+        in str(err.value)
+    assert "Connection refused" in str(err.value)
+    assert delays == []  # a refused connection is an answer: no retry, no backoff
 
 
 def test_server_errors_are_retried_then_reported_with_status(openai_stub):

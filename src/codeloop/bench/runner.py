@@ -47,6 +47,7 @@ from codeloop.llm.base import (
     BackendUnreachable,
     LLMError,
     ModelNotAvailable,
+    ModelUnreachable,
     ScriptExhausted,
     UnknownModelSpec,
     forget_prompt_cache,
@@ -56,6 +57,7 @@ from codeloop.llm.base import (
 # problem would turn an outage into a low score, so the run stops (and --resume goes on).
 ABORTING_ERRORS: tuple[type[Exception], ...] = (
     BackendUnreachable, BackendTimeout, ModelNotAvailable, UnknownModelSpec, ScriptExhausted,
+    ModelUnreachable,
 )
 # What must match for --resume to continue a run rather than mix two different ones.
 RESUME_KEYS = ("dataset", "strategy", "model")

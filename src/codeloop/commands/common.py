@@ -15,15 +15,20 @@ from rich.console import Console
 err_console = Console(stderr=True)
 
 
-def fail(message: str, code: int = 2) -> NoReturn:
-    """Print a one-line error (no traceback) and exit. The message may quote a file's content
-    or a path: it is shown escaped, never read as markup or terminal control sequences."""
+def error_line(message: str) -> None:
+    """Print a one-line error on stderr. The message may quote a file's content or a path:
+    it is shown escaped, never read as markup or terminal control sequences."""
     from rich.markup import escape
 
     from codeloop.textsafe import printable
 
     err_console.print(f"[bold red]error:[/] {escape(printable(message))}", highlight=False,
                       soft_wrap=True)
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """Print a one-line error (no traceback) and exit."""
+    error_line(message)
     raise typer.Exit(code)
 
 

@@ -177,3 +177,17 @@ class MalformedResponse(LLMError):
 
 TRANSIENT_ERRORS: tuple[type[LLMError], ...] = (BackendUnreachable, BackendTimeout)
 
+
+class ModelUnreachable(Exception):
+    """Nothing answers at the model's address (connection refused, no such host): no job can
+    do anything without its model, so every job stops at once with this one line.
+
+    Deliberately not an LLMError: the jobs catch LLMError where one failed call is a note
+    and the work goes on (a stopped agent turn, a retried build task, a refinement round);
+    an unreachable model must pass through all of them rather than be retried by each."""
+
+    def __init__(self, name: str, address: str, reason: str) -> None:
+        super().__init__(f"cannot reach the model {name} at {address}: {reason} (is its "
+                         "server running, and is the URL right?)")
+        self.name, self.address, self.reason = name, address, reason
+

@@ -1,11 +1,15 @@
 """Any OpenAI-compatible server (OpenAI, Azure, Ollama, vLLM, LM Studio, llama.cpp server…)
 through the `openai` client. Its own retries are off: ours are bounded, back off
-exponentially, and only repeat transient failures (unreachable, timeout, 429, 5xx).
+exponentially, and only repeat transient failures (a dropped connection, timeout, 429, 5xx).
+A connection that cannot be made at all (refused, no such host) is no hiccup: it raises
+ModelUnreachable at once, which every job stops on.
 """
 
 from __future__ import annotations
 
+import errno
 import logging
+import socket
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -20,6 +24,7 @@ from codeloop.llm.base import (
     LLMError,
     MalformedResponse,
     Message,
+    ModelUnreachable,
     Reply,
     Usage,
 )
@@ -221,6 +226,9 @@ class OpenAICompatLLM(BackendLLM):
             try:
                 return call()
             except Exception as exc:
+                unreachable = self._unreachable(exc)
+                if unreachable is not None:
+                    raise unreachable from exc
                 error = exc if isinstance(exc, LLMError) else self._map_error(exc)
                 if not retry_if(error) or attempt >= self.max_retries:
                     if error is exc:
@@ -231,6 +239,24 @@ class OpenAICompatLLM(BackendLLM):
                             self.max_retries, delay)
                 self._sleep(delay)
                 attempt += 1
+
+    def _unreachable(self, exc: Exception) -> ModelUnreachable | None:
+        """A connection to the server could not be made at all (refused, no such host, no
+        route), as opposed to one that dropped or timed out. Judged by the OS error at the
+        bottom of the chain, whatever HTTP library the client wraps it in."""
+        import openai
+
+        if not isinstance(exc, openai.APIConnectionError) or \
+                isinstance(exc, openai.APITimeoutError):
+            return None
+        cause: BaseException | None = exc.__cause__
+        for _ in range(8):  # the chain is short; a bound keeps a cyclic one from looping
+            if cause is None or _cannot_connect(cause):
+                break
+            cause = cause.__cause__ or cause.__context__
+        if cause is None or not _cannot_connect(cause):
+            return None
+        return ModelUnreachable(self.name, self.address, str(cause) or type(cause).__name__)
 
     def _map_error(self, exc: Exception) -> LLMError:
         import openai
@@ -257,6 +283,13 @@ class OpenAICompatLLM(BackendLLM):
                 "%s: the prompt (~%d tokens) plus max_tokens %d may not fit num_ctx %d; the "
                 "server may cut the prompt", self.name, estimate, max_tokens, self.context_limit
             )
+
+
+def _cannot_connect(error: BaseException) -> bool:
+    """The OS said no connection can be made: refused, an unknown host, no route."""
+    if isinstance(error, (ConnectionRefusedError, socket.gaierror)):
+        return True
+    return isinstance(error, OSError) and error.errno in (errno.ENETUNREACH, errno.EHOSTUNREACH)
 
 
 def _estimate_tokens(msgs: list[Message]) -> int:

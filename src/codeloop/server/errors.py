@@ -49,7 +49,7 @@ def _validation_detail(exc: RequestValidationError) -> str:
 
 
 def install(app: FastAPI) -> None:
-    from codeloop.llm.base import LLMError
+    from codeloop.llm.base import LLMError, ModelUnreachable
     from codeloop.server.job_runners import BadRequest
     from codeloop.server.roots import BadPath, PathOutsideRoots
     from codeloop.server.run_manager import RunConflict, RunNotFound, StartFailed, TooManyRuns
@@ -67,6 +67,7 @@ def install(app: FastAPI) -> None:
         (BadRequest, 400, "bad request"),
         (StartFailed, 400, "run failed to start"),
         (LLMError, 400, "model"),
+        (ModelUnreachable, 502, "model unreachable"),  # nothing answers at the model's URL
         (StoreError, 503, "store unavailable"),
     ]
     try:
