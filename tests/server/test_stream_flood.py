@@ -34,13 +34,17 @@ HISTORY = 3000  # events every admitted stream replays from after=0
 EXTRA = 4  # streams asked for past each bound
 
 
-def _seed(store_path: Path) -> None:
+def _seed(store_path: Path) -> str:
+    """A finished run and one waiting at approval (its stream stays open), each with a long
+    history; the waiting run's id."""
     with RunStore(store_path) as store:
-        run_id = store.start_run("solve", {"via": "test"})
-        for index in range(HISTORY):
-            store.record_event(Progress(run_id=run_id, done=index, total=HISTORY,
-                                        message="x" * 200))
-        store.finish_run(run_id, "passed", {})
+        for status in ("passed", "awaiting_approval"):
+            run_id = store.start_run("solve", {"via": "test"})
+            for index in range(HISTORY):
+                store.record_event(Progress(run_id=run_id, done=index, total=HISTORY,
+                                            message="x" * 200))
+            store.finish_run(run_id, status, {}, ended=status == "passed")
+    return run_id
 
 
 def _free_port() -> int:
@@ -55,7 +59,7 @@ def _server(tmp_path: Path):
     root.mkdir()
     (root / "default.yaml").write_text("- unused\n")
     store = tmp_path / "runs.sqlite"
-    _seed(store)
+    waiting = _seed(store)
     port = _free_port()
     log = (tmp_path / "serve.log").open("wb")
     proc = subprocess.Popen(
@@ -74,7 +78,7 @@ def _server(tmp_path: Path):
                     break
             assert time.monotonic() < deadline, "the server did not start"
             time.sleep(0.2)
-        yield port, url
+        yield port, url, waiting
     finally:
         with suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGTERM)
@@ -90,14 +94,15 @@ def _auth() -> dict[str, str]:
     return {"Authorization": f"Bearer {TOKEN}"}
 
 
-def _open_stream(port: int, source: str) -> tuple[socket.socket, int, bytes]:
-    """A raw HTTP connection from `source` asking for the whole history: (socket, status,
+def _open_stream(port: int, source: str, path: str = "/api/workflow/stream?after=0"
+                 ) -> tuple[socket.socket, int, bytes]:
+    """A raw HTTP connection from `source` asking for a whole history: (socket, status,
     what came after the headers)."""
     sock = socket.socket()
     sock.settimeout(60)
     sock.bind((source, 0))
     sock.connect(("127.0.0.1", port))
-    sock.sendall((f"GET /api/workflow/stream?after=0 HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+    sock.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
                   f"Authorization: Bearer {TOKEN}\r\nAccept: text/event-stream\r\n"
                   "Connection: close\r\n\r\n").encode())
     head = b""
@@ -124,15 +129,16 @@ def _drain(socks: list[socket.socket], stop: threading.Event) -> None:
 
 @pytest.mark.attack
 def test_a_stream_flood_is_bounded_and_the_api_keeps_answering(tmp_path):
-    with _server(tmp_path) as (port, url):
+    with _server(tmp_path) as (port, url, waiting):
         admitted: list[socket.socket] = []
         refused: list[tuple[str, int, bytes]] = []
         sources = [f"127.0.0.{n}" for n in range(1, 2 + MAX_STREAMS // MAX_STREAMS_PER_CLIENT)]
         opened: list[socket.socket] = []
         try:
+            paths = ["/api/workflow/stream?after=0", f"/api/runs/{waiting}/events"]
             for source in sources:  # each source asks past the per-client bound
-                for _ in range(MAX_STREAMS_PER_CLIENT + EXTRA):
-                    sock, status, rest = _open_stream(port, source)
+                for index in range(MAX_STREAMS_PER_CLIENT + EXTRA):
+                    sock, status, rest = _open_stream(port, source, paths[index % 2])
                     opened.append(sock)
                     if status == 200:
                         admitted.append(sock)
@@ -153,7 +159,7 @@ def test_a_stream_flood_is_bounded_and_the_api_keeps_answering(tmp_path):
                     info = httpx.get(f"{url}/api/info", headers=_auth(), timeout=120)
                     assert info.status_code == 200 and info.json()["jobs"]
                     runs = httpx.get(f"{url}/api/runs", headers=_auth(), timeout=120)
-                    assert runs.status_code == 200 and runs.json()["total"] == 1
+                    assert runs.status_code == 200 and runs.json()["total"] == 2
             finally:
                 stop.set()
                 reader.join(30)
