@@ -53,7 +53,8 @@ def test_a_model_error_ends_the_run_as_error_in_one_line(workspace, store):
     before = tree_hash(workspace)
     out = start_review(ReviewRequest(workspace=workspace, files=["calc.py"]), llm, store)
     assert out.status == "error" and "server down" in out.message
-    assert store.get_run(out.run_id).status == "error"
+    assert "\n" not in out.message and f"--resume {out.run_id}" in out.message
+    assert store.get_run(out.run_id).status == "interrupted"  # resumable (resume_error.py)
     assert tree_hash(workspace) == before
 
 

@@ -6,7 +6,8 @@ A run: `start_review` opens `store.run("review", ...)`, runs the graph (checkpoi
 store, thread id = run id) to the human_approval interrupt, where the run pauses as
 "awaiting_approval"; `decide_review` takes it up from any process (`store.resume`) and
 resumes the graph with the person's decision. `resume_review` continues a run whose process
-died (killed mid-refinement) from its last checkpoint.
+died (killed mid-refinement), or that stopped on a model or sandbox error, from its last
+checkpoint.
 """
 
 from __future__ import annotations
@@ -237,10 +238,15 @@ def _drive(run, graph_input, llm, store, settings, *, approve: bool) -> ReviewOu
                 "digest": diff_digest(graph.get_state(config).values["pending_diffs"])}),
                 config, durability="sync")
     except (LLMError, SandboxError) as exc:
+        # The model or the sandbox failed, not the review: the run stays resumable from its
+        # last checkpoint (the node that failed runs again), so a reject's refinement is
+        # not lost to a model that went away. The outcome still says "error".
         run.bus.emit(Error(message=str(exc), where="review"))
         values = graph.get_state(config).values
-        outcome = build_outcome(run.id, values, "error", message=f"review stopped: {exc}")
-        run.finish("error", outcome.model_dump())
+        outcome = build_outcome(run.id, values, "error", message=(
+            f"review stopped: {' '.join(str(exc).split())[:500]}; go on from the last "
+            f"finished step with `codeloop review --resume {run.id}`"))
+        run.finish("interrupted", outcome.model_dump())
         return outcome
     values = graph.get_state(config).values
     outcome = build_outcome(run.id, values, values["workflow_status"])
