@@ -71,7 +71,7 @@ def test_the_browser_cookie_comes_only_from_the_right_token(tmp_path):
 @pytest.mark.parametrize("host", ["evil.example", "evil.example:8765", "127.0.0.1.nip.io",
                                   "10.0.0.5", ""])
 def test_a_server_without_token_answers_to_loopback_names_only(tmp_path, host):
-    with served(tmp_path) as client:
+    with served(tmp_path, token=None) as client:  # codeloop serve --no-token
         answer = client.get("/api/runs", headers={"host": host})
         assert answer.status_code == 403 and answer.json()["error"] == "forbidden"
         for ok in ("127.0.0.1:8765", "localhost", "[::1]:8765"):

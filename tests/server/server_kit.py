@@ -45,11 +45,21 @@ def review_workspace(root: Path, name: str = "ws") -> Path:
     return ws
 
 
+LOG_IN = "log in"  # served()'s default: a token, and the client logged in by its link
+
+
 @contextmanager
-def served(root: Path, replies: list | None = None, *, token: str | None = None,
+def served(root: Path, replies: list | None = None, *, token: str | None = LOG_IN,
            serial: frozenset[str] = frozenset(), max_live: int = 32,
            store: Path | None = None):
-    """A TestClient on a real app (lifespan run), its default model a script under root."""
+    """A TestClient on a real app (lifespan run), its default model a script under root.
+    By default the server asks a token (as `codeloop serve` always does) and the client has
+    logged in through the login link, as a browser does (it keeps the cookie). `token=X`: a
+    server asking X, the client not logged in; `token=None`: a `--no-token` server."""
+    from codeloop.server.auth import generate_token
+
+    log_in = token == LOG_IN
+    token = generate_token() if log_in else token
     spec = write_script(root, replies if replies is not None else [ADD], "default.yaml")
     app = create_app(Settings(model=spec, sandbox_timeout=20), [root], token,
                      store or root / "runs.sqlite", serial_backends=serial,
@@ -57,6 +67,9 @@ def served(root: Path, replies: list | None = None, *, token: str | None = None,
     with TestClient(app, base_url="http://127.0.0.1") as client:
         client.app_state = app.state.server
         client.fastapi_app = app
+        if log_in:
+            answer = client.get(f"/?token={token}", follow_redirects=False)
+            assert answer.status_code == 303 and "set-cookie" in answer.headers, answer
         yield client
 
 
@@ -147,3 +160,66 @@ def chromium_page(playwright, errors: list[str]):
         yield page
     finally:
         browser.close()
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class ServeProcess:
+    """A `codeloop serve` subprocess; everything it prints goes to `log` (a file, so a
+    chatty server never blocks on a full pipe)."""
+
+    def __init__(self, proc, url: str, log: Path) -> None:
+        self.proc, self.url, self.log = proc, url, log
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def login_link(self) -> str:
+        import re
+
+        found = re.search(r"(http://\S+/\?token=\S+)", self.output())
+        assert found, f"no login link printed:\n{self.output()}"
+        return found.group(1)
+
+    def token(self) -> str:
+        return self.login_link().rsplit("?token=", 1)[1]
+
+
+@contextmanager
+def serve_process(directory: Path, *args: str, env: dict | None = None):
+    """`codeloop serve --port FREE ARGS` as a user starts it, once it answers; stopped with
+    SIGTERM at the end (its output stays in the log file)."""
+    import signal
+    import subprocess
+    import sys
+
+    import httpx
+
+    port = free_port()
+    log = directory / f"serve-{port}.log"
+    with open(log, "w") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "codeloop", "serve", "--port", str(port),
+                                 *args], stdout=out, stderr=subprocess.STDOUT,
+                                env=env or dict(os.environ), start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                httpx.get(f"{url}/api/info", timeout=2)
+                break
+            except httpx.TransportError:
+                assert proc.poll() is None, f"serve exited:\n{log.read_text()}"
+                assert time.monotonic() < deadline, f"serve did not answer:\n{log.read_text()}"
+                time.sleep(0.1)
+        yield ServeProcess(proc, url, log)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(30)

@@ -14,6 +14,7 @@ from test_api_build import EXAMPLE
 
 from codeloop.config import Settings
 from codeloop.server.app import create_app
+from codeloop.server.auth import generate_token
 
 pytestmark = needs_chromium
 
@@ -28,11 +29,12 @@ def test_solve_and_build_views(tmp_path):
     root.mkdir()
     spec = write_script(root, [ADD], "default.yaml")
     shutil.copy(EXAMPLE / "scripted.yaml", root / "todo-script.yaml")
-    app = create_app(Settings(model=spec, sandbox_timeout=20), [root], None,
+    token = generate_token()  # `codeloop serve` always asks one
+    app = create_app(Settings(model=spec, sandbox_timeout=20), [root], token,
                      tmp_path / "runs.sqlite")
     errors: list[str] = []
     with live_server(app) as url, sync_playwright() as pw, chromium_page(pw, errors) as page:
-        page.goto(f"{url}/")
+        page.goto(f"{url}/?token={token}")  # the printed login link: the cookie, the app
         page.select_option("#start-job", "solve")
         form = page.locator("#start-form")  # empty fields: the task is typed in
         form.locator("input[name=task_id]").fill("add")

@@ -18,17 +18,20 @@ from server_kit import ADD, live_server, write_script
 
 from codeloop.config import Settings
 from codeloop.server.app import create_app
+from codeloop.server.auth import generate_token
 
 EXAMPLES = 30  # per operation
 
 
 def test_no_server_errors_and_answers_match_the_schema(tmp_path):
     spec = write_script(tmp_path, [ADD], "default.yaml")
-    app = create_app(Settings(model=spec, sandbox_timeout=10), [tmp_path], None,
+    token = generate_token()  # `codeloop serve` always asks one: an API client sends it
+    auth = {"Authorization": f"Bearer {token}"}
+    app = create_app(Settings(model=spec, sandbox_timeout=10), [tmp_path], token,
                      tmp_path / "runs.sqlite")
     checked = []
     with live_server(app) as url:
-        schema = schemathesis.openapi.from_url(f"{url}/openapi.json").exclude(
+        schema = schemathesis.openapi.from_url(f"{url}/openapi.json", headers=auth).exclude(
             path="/api/workflow/stream")
         for result in schema.get_all_operations():
             operation = result.ok()
@@ -37,7 +40,8 @@ def test_no_server_errors_and_answers_match_the_schema(tmp_path):
             @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
                       suppress_health_check=list(HealthCheck))
             def check(case):
-                case.call_and_validate(timeout=30, excluded_checks=[positive_data_acceptance])
+                case.call_and_validate(timeout=30, headers=auth,
+                                       excluded_checks=[positive_data_acceptance])
                 checked.append(case.operation.label)
 
             check()

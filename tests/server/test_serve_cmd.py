@@ -1,5 +1,6 @@
 """`codeloop serve` as a user runs it: refusals are one line with exit code 2 and start
-nothing; `--token auto` prints a token that the real server (a subprocess) then requires."""
+nothing; `--token auto` prints a token that the real server (a subprocess) then requires.
+(The kept token and --no-token: tests/attacks/test_server_token.py.)"""
 
 from __future__ import annotations
 
@@ -27,9 +28,9 @@ def _serve(*args: str):
 
 @pytest.mark.parametrize("host", ["0.0.0.0", "192.168.1.10", "::", "example.com"])
 def test_any_other_address_without_a_token_refuses_to_start(host, tmp_path):
-    result = _serve("--host", host, "--store", str(tmp_path / "runs.sqlite"))
+    result = _serve("--host", host, "--no-token", "--store", str(tmp_path / "runs.sqlite"))
     assert result.exit_code == 2
-    assert "refusing to serve" in result.output and "--token" in result.output
+    assert "refusing to serve" in result.output and "--no-token" in result.output
     assert "Traceback" not in result.output
     assert not (tmp_path / "runs.sqlite").exists()
 
@@ -47,7 +48,9 @@ def test_bad_token_and_bad_root_are_one_line_errors(tmp_path):
 
 
 def test_token_rules():
-    assert choose_token(None, "127.0.0.1") is None
+    kept = choose_token(None, "127.0.0.1")  # made on the first call, then the same
+    assert len(kept) >= 32 and choose_token(None, "0.0.0.0") == kept
+    assert choose_token(None, "127.0.0.1", no_token=True) is None
     first, second = choose_token("auto", "0.0.0.0"), choose_token("AUTO", "0.0.0.0")
     assert len(first) >= 24 and first != second
     assert choose_token("  a-long-enough-token-123  ", "0.0.0.0") == "a-long-enough-token-123"
@@ -68,10 +71,10 @@ def _host_header(host: str) -> str:
 def test_every_address_serve_binds_without_a_token_is_one_the_app_answers(tmp_path):
     for host in NOT_LOOPBACK:
         with pytest.raises(typer.Exit):  # `fail`: exit code 2
-            choose_token(None, host)
-    with served(tmp_path) as client:  # no token: the loopback rule on the Host header
+            choose_token(None, host, no_token=True)
+    with served(tmp_path, token=None) as client:  # --no-token: the loopback rule on Host
         for host in LOOPBACK:
-            assert choose_token(None, host) is None  # serve starts on it without a token
+            assert choose_token(None, host, no_token=True) is None  # serve starts on it
             answer = client.get("/api/info", headers={"host": _host_header(host)})
             assert answer.status_code == 200, (host, answer.text)
         for host in NOT_LOOPBACK:

@@ -22,9 +22,13 @@ def test_two_runs_share_the_local_model_one_call_at_a_time(tmp_path):
     import llama_cpp  # noqa: F401 - fail (not skip) when the runtime is missing
     from fastapi.testclient import TestClient
 
+    from codeloop.server.auth import generate_token
+
     settings = Settings(model="local:qwen2.5-coder-0.5b", n_ctx=2048, sandbox_timeout=20)
-    app = create_app(settings, [tmp_path], None, tmp_path / "runs.sqlite")
-    with TestClient(app, base_url="http://127.0.0.1") as client:
+    token = generate_token()  # `codeloop serve` always asks one
+    app = create_app(settings, [tmp_path], token, tmp_path / "runs.sqlite")
+    with TestClient(app, base_url="http://127.0.0.1",
+                    headers={"Authorization": f"Bearer {token}"}) as client:
         ids = [client.post("/api/runs", json={"job": "solve", "params": {"task": TASK}}
                            ).json()["run_id"] for _ in range(2)]
         seen: set[str] = set()

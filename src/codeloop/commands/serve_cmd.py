@@ -1,8 +1,11 @@
 """`codeloop serve`: the HTTP API and the web UI (FastAPI on uvicorn).
 
-Binds 127.0.0.1 by default. Bound to any other address it refuses to start without a token
-(`--token`, `CODELOOP_TOKEN`, or `--token auto` to generate and print one). Workspaces a
-request names must lie under the `--root` directories (default: the current directory).
+Binds 127.0.0.1 by default. A token is always asked (Jupyter Server's rule: the loopback is
+shared by every account of the machine): the one kept in the user's config directory, made
+on the first start (server/token_file.py), or `--token`, `CODELOOP_TOKEN`, `--token auto` (a
+new one for this start). The login link is printed. `--no-token` turns it off, with a
+warning, on a loopback address only. Workspaces a request names must lie under the `--root`
+directories (default: the current directory).
 """
 
 from __future__ import annotations
@@ -14,11 +17,24 @@ import typer
 from codeloop.commands.common import fail, settings_from_cli
 from codeloop.server.auth import is_loopback  # one rule for binding and for Host headers
 
+NO_TOKEN_WARNING = ("warning: --no-token: every user of this machine can list, start, "
+                    "approve and cancel runs on this server")
 
-def choose_token(token: str | None, host: str) -> str | None:
-    """The token the server will require (None: none), or a one-line error (exit 2)."""
+
+def choose_token(token: str | None, host: str, no_token: bool = False) -> str | None:
+    """The token the server will require (None: none, asked for by --no-token), or a
+    one-line error (exit 2). Without --token: the one kept in the config directory."""
     from codeloop.server.auth import generate_token
+    from codeloop.server.token_file import TokenFileError, load_or_create
 
+    if no_token:
+        if token is not None:
+            fail("--no-token and --token (or CODELOOP_TOKEN) contradict each other: "
+                 "choose one")
+        if not is_loopback(host):
+            fail(f"refusing to serve on {host} without a token: drop --no-token (a token "
+                 "is made and printed)")
+        return None
     if token is not None and token.strip().lower() == "auto":
         return generate_token()
     if token is not None:
@@ -26,10 +42,10 @@ def choose_token(token: str | None, host: str) -> str | None:
         if len(token) < 16:
             fail("the token must be 16 characters or more (or use --token auto)")
         return token
-    if not is_loopback(host):
-        fail(f"refusing to serve on {host} without a token: pass --token TOKEN, set "
-             "CODELOOP_TOKEN, or --token auto to generate one")
-    return None
+    try:
+        return load_or_create()[0]
+    except TokenFileError as exc:
+        fail(str(exc))
 
 
 def check_roots(roots: list[Path]) -> list[Path]:
@@ -46,19 +62,26 @@ def serve(
     port: int = typer.Option(8765, "--port", min=0, max=65535, help="Port to listen on."),
     token: str = typer.Option(None, "--token", envvar="CODELOOP_TOKEN",
                               help="Require this token on every API call and the UI "
-                              "('auto': generate one and print it)."),
+                              "('auto': a new one for this start). Default: the token kept "
+                              "in the config directory, made on the first start."),
+    no_token: bool = typer.Option(False, "--no-token", help="Ask no token (loopback only): "
+                                  "every user of this machine can then drive the server."),
     root: list[Path] = typer.Option(  # noqa: B008
         [], "--root", help="A directory workspaces must lie under (repeatable; default: "
         "the current directory)."),
     model: str = typer.Option(None, "--model", help="Default model spec for runs."),
     store: str = typer.Option(None, "--store", help="Run store path (SQLite)."),
     log_level: str = typer.Option("warning", "--log-level",
-                                  help="uvicorn's log level (info shows every request)."),
+                                  help="uvicorn's log level: critical, error, warning, info "
+                                  "(every request, tokens hidden) or debug."),
 ) -> None:
     """Serve the HTTP API and the web UI."""
+    from codeloop.server.log_filter import LOG_LEVELS, log_config
     from codeloop.store import StoreError
 
-    chosen_token = choose_token(token, host)
+    if log_level.lower() not in LOG_LEVELS:
+        fail(f"--log-level must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
+    chosen_token = choose_token(token, host, no_token)
     roots = check_roots(root)
     settings = settings_from_cli(model=model, store=store)
     from codeloop.llm.base import LLMError
@@ -84,8 +107,11 @@ def serve(
         typer.echo(f"token: {chosen_token}")
         typer.echo(f"open {url}?token={chosen_token} in a browser, or send "
                    "'Authorization: Bearer TOKEN'")
+    else:
+        typer.echo(NO_TOKEN_WARNING, err=True)
     try:
-        uvicorn.run(app, host=host, port=port, log_level=log_level, proxy_headers=False,
+        uvicorn.run(app, host=host, port=port, log_level=log_level.lower(),
+                    log_config=log_config(chosen_token), proxy_headers=False,
                     server_header=False)
     except OSError as exc:  # the port is taken, the address is not ours
         fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
