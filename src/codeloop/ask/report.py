@@ -18,6 +18,7 @@ from codeloop.ask.tools.walk import RepoIndex
 SECTIONS = ("Purpose", "Structure", "Dependencies", "Architecture", "Entry points")
 NO_MANIFEST = ("No dependency manifest found (requirements*.txt, pyproject.toml, setup.cfg, "
                "package.json, go.mod).")
+NO_ROOT_MANIFEST = "No dependency manifest at the repository root."
 _README = ("README.md", "README.rst", "README.txt", "README")
 
 
@@ -81,8 +82,9 @@ def build_report(state: AskState, purpose: str, architecture: str) -> str:
 
 
 def _dependency_lines(deps: dict[str, Any]) -> list[str]:
+    nested = _nested_lines((deps or {}).get("nested") or [])
     if not deps or not any(deps.get(k) for k in ("runtime", "dev", "optional")):
-        return [NO_MANIFEST]
+        return [NO_ROOT_MANIFEST, *nested] if nested else [NO_MANIFEST]
     lines = [f"From {', '.join(deps['sources'])}."]
     for kind in ("runtime", "dev", "optional"):
         entries = deps.get(kind) or []
@@ -93,6 +95,23 @@ def _dependency_lines(deps: dict[str, Any]) -> list[str]:
             lines.append(f"- **{kind}** ({len(entries)}): {shown}{more}")
     for error in deps.get("errors", []):
         lines.append(f"- could not read {error}")
+    return lines + nested
+
+
+def _nested_lines(nested: list[dict[str, Any]]) -> list[str]:
+    """Nested projects (fixtures, examples) apart: their dependencies are not the project's."""
+    if not nested:
+        return []
+    lines = ["", "Nested projects (manifests below the root, not the project's dependencies):"]
+    for project in nested[:20]:
+        kinds = [", ".join(project["runtime"])] if project["runtime"] else []
+        kinds += [f"{kind}: {', '.join(project[kind])}" for kind in ("dev", "optional")
+                  if project[kind]]
+        found = "; ".join(kinds) or (f"could not read: {project['error']}"
+                                     if project["error"] else "no dependencies")
+        lines.append(f"- {project['project']} ({project['manifest']}): {found}")
+    if len(nested) > 20:
+        lines.append(f"- and {len(nested) - 20} more")
     return lines
 
 

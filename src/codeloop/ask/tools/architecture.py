@@ -19,6 +19,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from codeloop import jsonsafe
+from codeloop.ask.tools.manifests import ManifestScope
 from codeloop.ask.tools.walk import RepoIndex, as_index
 
 _JS = (".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs")
@@ -197,11 +198,14 @@ def _go_imports(text: str) -> list[str]:
 
 
 def _declared_entry_points(index: RepoIndex, resolver: ModuleResolver) -> list[dict[str, str]]:
-    """Console scripts and bins the manifests declare, pointed at their file where it is in
-    the repository."""
+    """Console scripts and bins the project's own manifests declare (not a test fixture's
+    or an example's: manifests.py), pointed at their file where it is in the repository."""
     out: list[dict[str, str]] = []
+    scope = ManifestScope(index)
     for rel in index.files:
         name = PurePosixPath(rel).name
+        if name not in ("pyproject.toml", "setup.cfg", "package.json") or not scope.is_own(rel):
+            continue
         try:
             if name == "pyproject.toml":
                 data = tomllib.loads(index.text(rel))

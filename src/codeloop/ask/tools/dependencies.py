@@ -1,10 +1,13 @@
 """Tool 3, `extract_dependencies(path)`: what a project declares it needs, from its manifests.
 
-Read (anywhere in the walk, so a monorepo's packages count too): requirements*.txt (and
-requirements/*.txt), pyproject.toml (PEP 621 `[project]` and Poetry `[tool.poetry]`),
-setup.cfg (`[options]`), package.json and go.mod. Each entry says where it came from and its
-kind: `runtime`, `dev` (test/lint/dev groups) or `optional` (extras, peers), with its group.
-A manifest that does not parse is reported in `errors`, never guessed at.
+Read: requirements*.txt (and requirements/*.txt), pyproject.toml (PEP 621 `[project]` and
+Poetry `[tool.poetry]`), setup.cfg (`[options]`), package.json and go.mod. Each entry says
+where it came from and its kind: `runtime`, `dev` (test/lint/dev groups) or `optional`
+(extras, peers), with its group. Only the project's own manifests (at the root, and in the
+workspace members the root declares: manifests.py) give its dependencies; the others are
+nested projects (test fixtures, examples), listed apart in `nested` with their names.
+A manifest that does not parse is reported (`errors`, or its nested entry's `error`), never
+guessed at.
 """
 
 from __future__ import annotations
@@ -16,28 +19,42 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from codeloop import jsonsafe
+from codeloop.ask.tools.manifests import ManifestScope, is_requirements, project_dir
 from codeloop.ask.tools.walk import RepoIndex, as_index
 
 _REQ_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(\[[^\]]*\])?\s*(.*)$")
 _DEV_GROUPS = {"dev", "develop", "development", "test", "tests", "testing", "lint", "docs",
                "doc", "typing", "style"}
 _MAX_ENTRIES = 400
+_MAX_NESTED = 100  # nested manifests listed; a nested list of names holds at most 40
 
 
 def extract_dependencies(path: str | Path | RepoIndex) -> dict[str, Any]:
-    """{runtime, dev, optional: [{name, spec, group, source, ecosystem}], sources, errors}.
+    """{runtime, dev, optional: [{name, spec, group, source, ecosystem}], sources, errors,
+    nested: [{project, manifest, source, runtime, dev, optional (names), error}]}.
     `path`: the repository's directory, or its RepoIndex."""
     index = as_index(path)
-    out: dict[str, Any] = {"runtime": [], "dev": [], "optional": [], "sources": [], "errors": []}
+    scope = ManifestScope(index)
+    out: dict[str, Any] = {"runtime": [], "dev": [], "optional": [], "sources": [], "errors": [],
+                           "nested": []}
     for rel in index.files:
         name = PurePosixPath(rel).name
         parser = _parser_for(rel, name)
         if parser is None:
             continue
+        own = scope.is_own(rel)
+        if not own and len(out["nested"]) >= _MAX_NESTED:
+            continue
+        problem, entries = "", []
         try:
             entries = parser(index.text(rel), name)
         except (ValueError, TypeError, KeyError, AttributeError, configparser.Error) as exc:
-            out["errors"].append(f"{rel}: {type(exc).__name__}: {str(exc)[:120]}")
+            problem = f"{type(exc).__name__}: {str(exc)[:120]}"
+        if not own:
+            out["nested"].append(_nested(rel, name, entries, problem))
+            continue
+        if problem:
+            out["errors"].append(f"{rel}: {problem}")
             continue
         if entries:
             out["sources"].append(rel)
@@ -49,14 +66,21 @@ def extract_dependencies(path: str | Path | RepoIndex) -> dict[str, Any]:
     return out
 
 
+def _nested(rel: str, name: str, entries: list[Entry], problem: str) -> dict[str, Any]:
+    listed: dict[str, Any] = {"project": project_dir(rel) or ".", "manifest": name,
+                              "source": rel, "error": problem}
+    for kind in ("runtime", "dev", "optional"):
+        listed[kind] = list(dict.fromkeys(e[2] for e in entries if e[0] == kind))[:40]
+    return listed
+
+
 def names(deps: dict[str, Any], kind: str = "runtime") -> list[str]:
     """The distinct names of one kind, in order of first mention."""
     return list(dict.fromkeys(d["name"] for d in deps.get(kind, [])))
 
 
 def _parser_for(rel: str, name: str):
-    if (name.startswith("requirements") and name.endswith(".txt")) or (
-            "/requirements/" in f"/{rel}" and name.endswith(".txt")):
+    if is_requirements(rel):
         return _requirements
     return {"pyproject.toml": _pyproject, "setup.cfg": _setup_cfg,
             "package.json": _package_json, "go.mod": _go_mod}.get(name)
