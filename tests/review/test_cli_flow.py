@@ -152,6 +152,13 @@ def test_without_a_terminal_it_never_asks(tmp_path, ws, store):
 def test_another_process_approves_without_loading_the_model(tmp_path, ws, store):
     run_id, digest = _waiting_run(tmp_path, ws, store)
     (tmp_path / "first.yaml").unlink()  # the run's model is gone: approving needs none
+    # no digest: the exact pending diff and its digest are shown, nothing is written
+    unnamed = _process("approve", run_id, "--store", store)
+    assert unnamed.returncode == 2 and unnamed.stderr.count("\n") == 1
+    assert '+        raise ValueError("division by zero")' in unnamed.stdout
+    assert f"digest {digest}" in unnamed.stdout
+    assert f"codeloop approve {run_id} --digest {digest}" in unnamed.stderr
+    assert (ws / "calc.py").read_text() == DIV
     done = _process("approve", run_id, "--digest", digest, "-m", "ship it", "--store", store)
     assert done.returncode == 0, done.stderr
     assert "applied" in done.stdout and "wrote calc.py" in done.stdout
