@@ -1,5 +1,5 @@
 """Docstring examples of the changed functions as checks after the tests pass
-(jobs/react/docstring_checks.py in jobs/react/context_first.py): on the scripted model, with
+(jobs/edit_engine/docstring_checks.py in jobs/react/context_first.py): on the scripted model, with
 the real sandbox running the checks, real pytest and a real git workspace."""
 
 from __future__ import annotations

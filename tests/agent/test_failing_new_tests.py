@@ -1,6 +1,6 @@
 """A request for tests of existing code whose new tests still fail after the rounds: the
 failing test functions are left out, when a test is left, and the answer names them
-(jobs/react/failing_new_tests.py). On the scripted model, the real sandbox and pytest, a git
+(jobs/edit_engine/failing_new_tests.py). On the scripted model, the real sandbox and pytest, a git
 workspace."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from agent_replies import scripted
 
 from codeloop.agent.factory import agent_spec
 from codeloop.agent.session import AgentSession
-from codeloop.jobs.react.failing_new_tests import pruned_new_tests
+from codeloop.jobs.edit_engine.failing_new_tests import pruned_new_tests
 from codeloop.jobs.react.state import AgentLimits
 
 TEXT = "def shout(s):\n    \"\"\"s upper-cased with a '!': shout('a') == 'A!'.\"\"\"\n    return s.upper() + '!'\n"

@@ -1,5 +1,5 @@
 """The failing test's calls, traced in the sandbox, in the reading of a failure
-(jobs/react/failure_trace.py, jobs/react/context_first.py): on the scripted model, the real
+(jobs/edit_engine/failure_trace.py, jobs/react/context_first.py): on the scripted model, the real
 sandbox and pytest, a real git workspace."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from agent_replies import scripted
 
 from codeloop.agent.factory import agent_spec
 from codeloop.agent.session import AgentSession
-from codeloop.jobs.react.failure_trace import failure_trace, trace_command
+from codeloop.jobs.edit_engine.failure_trace import failure_trace, trace_command
 from codeloop.jobs.react.state import AgentLimits
 
 INVENTORY = ('class Inventory:\n    def __init__(self):\n        self._stock = {}\n'

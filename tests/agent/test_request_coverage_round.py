@@ -1,5 +1,5 @@
 """The round after a passing context-first edit that left the request partly done
-(jobs/react/request_coverage.py rules, jobs/react/context_first.py): on the scripted model
+(jobs/edit_engine/request_coverage.py rules, jobs/react/context_first.py): on the scripted model
 with the real sandbox, real pytest and a real git workspace. The round finishes the request,
 or the model says nothing more is needed, or the round breaks the tests and is undone."""
 
@@ -9,7 +9,7 @@ from agent_replies import scripted
 
 from codeloop.agent.factory import agent_spec
 from codeloop.agent.session import AgentSession
-from codeloop.jobs.react.direct_files import MAX_FILE_BYTES, project_texts
+from codeloop.jobs.edit_engine.direct_files import MAX_FILE_BYTES, project_texts
 from codeloop.jobs.react.state import AgentLimits
 from codeloop.llm.scripted import approx_tokens
 

@@ -1,11 +1,11 @@
-"""Test output is made stable before a prompt shows it (jobs/react/stable_output.py): the same
+"""Test output is made stable before a prompt shows it (jobs/edit_engine/stable_output.py): the same
 code gives the same prompt, so a greedy run is repeatable. On the real sandbox and pytest."""
 
 from __future__ import annotations
 
 from codeloop.agent.factory import agent_spec
-from codeloop.jobs.react.context_plan import PYTEST, run_project_tests
-from codeloop.jobs.react.stable_output import stable_output
+from codeloop.jobs.edit_engine.context_plan import PYTEST, run_project_tests
+from codeloop.jobs.edit_engine.stable_output import stable_output
 from codeloop.jobs.react.state import AgentLimits
 
 

@@ -10,8 +10,8 @@ import pytest
 
 from codeloop import jsonsafe
 from codeloop.ask.tools.dependencies import extract_dependencies
-from codeloop.jobs.react.context_plan import Plan
-from codeloop.jobs.react.reply_files import files_from_reply
+from codeloop.jobs.edit_engine.context_plan import Plan
+from codeloop.jobs.edit_engine.reply_files import files_from_reply
 from codeloop.llm.base import InvalidStructuredOutput
 from codeloop.llm.schema import parse_json_text
 

@@ -1,11 +1,11 @@
-"""Which docstring examples become checks (jobs/react/docstring_checks.py), and how their
+"""Which docstring examples become checks (jobs/edit_engine/docstring_checks.py), and how their
 failures read; the run itself is covered in tests/agent/test_docstring_checks_round.py."""
 
 from __future__ import annotations
 
 import pytest
 
-from codeloop.jobs.react.docstring_checks import (
+from codeloop.jobs.edit_engine.docstring_checks import (
     _DONE,
     docstring_checks,
     failed_examples,

@@ -1,11 +1,11 @@
-"""Reading the tracer's output (jobs/react/failure_trace.py): what reaches the model, and
+"""Reading the tracer's output (jobs/edit_engine/failure_trace.py): what reaches the model, and
 what does not when the output is not the runner's (it comes from the model's code)."""
 
 from __future__ import annotations
 
 import json
 
-from codeloop.jobs.react.failure_trace import MARK, MAX_TEXT, trace_text
+from codeloop.jobs.edit_engine.failure_trace import MARK, MAX_TEXT, trace_text
 
 REMOVE = {"function": "Inventory.remove", "args": [["name", "'apple'"], ["qty", "2"]],
           "before": {"_stock": "{'apple': 5}", "history": "[]"}, "returned": "3",

@@ -1,9 +1,9 @@
-"""The rules that find a request only partly done after an edit (jobs/react/request_coverage.py),
+"""The rules that find a request only partly done after an edit (jobs/edit_engine/request_coverage.py),
 each with the case it must leave alone."""
 
 from __future__ import annotations
 
-from codeloop.jobs.react.request_coverage import quoted_part, unmet_parts
+from codeloop.jobs.edit_engine.request_coverage import quoted_part, unmet_parts
 
 CLI = ('import argparse\n\n\ndef main(argv=None):\n    parser = argparse.ArgumentParser()\n'
        '    parser.add_argument("--min", type=float, default=0.0)\n'

@@ -16,7 +16,7 @@ tests itself repaired 4 of 7 at ~7k tokens a task; our tool-first loop repaired 
 
 Passing tests (or, with no tests, files that parse: a Python file that does not is never
 written) end the turn, after one more round when rules find the request only partly done
-(jobs/react/request_coverage.py) and one to repair what that round broke; when those leave
+(jobs/edit_engine/request_coverage.py) and one to repair what that round broke; when those leave
 the request undone, fresh samples of the first prompt, each judged whole by the tests, the
 rules and the docstring examples (jobs/react/fresh_samples.py), else the files back as they
 passed. The docstring examples of the changed functions run too (docstring_checks.py): one
@@ -35,24 +35,24 @@ from typing import Any
 from codeloop.events import EventBus, Progress
 from codeloop.jobs.artifacts import language_of
 from codeloop.jobs.prompts import load_prompt
-from codeloop.jobs.react.context_plan import (
+from codeloop.jobs.edit_engine.context_plan import (
     Plan,
     plan_context,
     run_project_tests,
     safe_read,
     test_command,
 )
-from codeloop.jobs.react.direct_files import (
+from codeloop.jobs.edit_engine.direct_files import (
     project_texts,
     readable_text,
     restore_files,
 )
-from codeloop.jobs.react.docstring_checks import failed_examples
-from codeloop.jobs.react.failing_new_tests import drop_failing_new_tests
-from codeloop.jobs.react.failure_reading import read_failure, with_newline
+from codeloop.jobs.edit_engine.docstring_checks import failed_examples
+from codeloop.jobs.edit_engine.failing_new_tests import drop_failing_new_tests
+from codeloop.jobs.edit_engine.failure_reading import read_failure, with_newline
 from codeloop.jobs.react.fresh_samples import Files, Outcome, Start, sample_from_start
-from codeloop.jobs.react.reply_files import files_from_reply
-from codeloop.jobs.react.request_coverage import quoted_part, unmet_parts
+from codeloop.jobs.edit_engine.reply_files import files_from_reply
+from codeloop.jobs.edit_engine.request_coverage import quoted_part, unmet_parts
 from codeloop.jobs.react.state import AgentSpec, AgentState, message
 from codeloop.jobs.request_files import asks_to_change_tests, is_test_path
 from codeloop.jobs.stage import ask_model

@@ -25,11 +25,11 @@ import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from codeloop.jobs.react.context_plan import Plan
-from codeloop.jobs.react.direct_files import restore_files
-from codeloop.jobs.react.docstring_checks import failed_examples
-from codeloop.jobs.react.reply_files import files_from_reply
-from codeloop.jobs.react.request_coverage import unmet_parts
+from codeloop.jobs.edit_engine.context_plan import Plan
+from codeloop.jobs.edit_engine.direct_files import restore_files
+from codeloop.jobs.edit_engine.docstring_checks import failed_examples
+from codeloop.jobs.edit_engine.reply_files import files_from_reply
+from codeloop.jobs.edit_engine.request_coverage import unmet_parts
 from codeloop.jobs.stage import ask_model
 from codeloop.llm.base import LLMError
 

@@ -15,8 +15,8 @@ capped) and only ever shown to the model.
 from __future__ import annotations
 
 from codeloop import jsonsafe
-from codeloop.jobs.react.sandbox_script import python_command
-from codeloop.jobs.react.stable_output import stable_output
+from codeloop.jobs.edit_engine.sandbox_script import python_command
+from codeloop.jobs.edit_engine.stable_output import stable_output
 
 MARK = "CODELOOP-TRACE "
 MAX_TESTS = 1  # the first failing test: a second doubles the prompt and rarely adds

@@ -17,7 +17,7 @@ from codeloop.jobs.definitions import (
 )
 from codeloop.jobs.edits import apply_blocks, edit_blocks, whole_files
 from codeloop.jobs.json_keys import restore_dropped_keys
-from codeloop.jobs.react.context_plan import Plan
+from codeloop.jobs.edit_engine.context_plan import Plan
 
 
 def files_from_reply(reply: str, plan: Plan, shown: dict[str, str],

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from codeloop.jobs.artifacts import language_of
-from codeloop.jobs.react.context_plan import Plan
-from codeloop.jobs.react.direct_files import lint_findings
-from codeloop.jobs.react.failure_trace import failure_trace
+from codeloop.jobs.edit_engine.context_plan import Plan
+from codeloop.jobs.edit_engine.direct_files import lint_findings
+from codeloop.jobs.edit_engine.failure_trace import failure_trace
 from codeloop.jobs.stage import ask_model
 from codeloop.llm.base import LLMError
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath
 
-from codeloop.jobs.react.context_plan import SOURCE_SUFFIXES
+from codeloop.jobs.edit_engine.context_plan import SOURCE_SUFFIXES
 from codeloop.jobs.request_files import is_test_path
 from codeloop.quality.lint import lint_code
 

@@ -19,7 +19,7 @@ import re
 
 from codeloop import jsonsafe
 from codeloop.docstring_examples.parse import parse_examples
-from codeloop.jobs.react.sandbox_script import python_command
+from codeloop.jobs.edit_engine.sandbox_script import python_command
 from codeloop.jobs.request_files import is_test_path
 
 _LITERAL = r"""(?:[-+]?\d+(?:\.\d+)?|'[^'\n]*'|"[^"\n]*"|\[[^\]\n]*\]|\([^)\n]*\)|True|False|None)"""

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from codeloop.jobs.react.stable_output import stable_output
+from codeloop.jobs.edit_engine.stable_output import stable_output
 from codeloop.jobs.request_files import (
     asks_for_change,
     is_test_path,
@@ -108,7 +108,7 @@ def test_command(files: list[str]) -> str | None:
 
 def run_project_tests(box, command: str) -> tuple[bool, str]:
     """(passed, output) of `command` through `box`'s run_bash_command (the sandbox), the
-    output redacted, made stable (jobs/react/stable_output.py) and cut to its last
+    output redacted, made stable (jobs/edit_engine/stable_output.py) and cut to its last
     MAX_TEST_OUTPUT_CHARS."""
     outcome = box.run("run_bash_command", {"command": command})
     passed = outcome.ok and outcome.output.startswith("exit code: 0")
