@@ -76,3 +76,10 @@ def main() -> None:
     except ModelUnreachable as exc:
         error_line(str(exc))
         raise SystemExit(2) from None
+    except OSError as exc:  # ENAMETOOLONG from any path option: bad input, one line
+        from codeloop.path_limits import is_too_long, too_long_line
+
+        if not is_too_long(exc):
+            raise
+        error_line(too_long_line(exc))
+        raise SystemExit(2) from None

@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 
+from codeloop.path_limits import too_long
 from codeloop.sandbox.host_policy import GIT_DIR, refusal
 
 _VAR = re.compile(r"\$(\{|\(|[A-Za-z_])")
@@ -127,6 +128,8 @@ class PathGuard:
                                     f"{MAX_DEPTH}")
         if len("/".join(stack).encode("utf-8", "surrogateescape")) > MAX_PATH_CHARS:
             raise PathTooLong(text, f"it is longer than {MAX_PATH_CHARS} bytes")
+        if (why := too_long("/".join(stack))) is not None:  # a name over NAME_MAX bytes
+            raise PathTooLong(text, f"it is {why}")
         return tuple(stack)
 
     def rel(self, path: str | Path) -> str:

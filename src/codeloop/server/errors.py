@@ -91,6 +91,14 @@ def install(app: FastAPI) -> None:
     async def _http(_request: Request, exc: StarletteHTTPException):
         return error_response(exc.status_code, str(exc.detail))
 
+    @app.exception_handler(OSError)
+    async def _os_error(request: Request, exc: OSError):
+        from codeloop.path_limits import is_too_long, too_long_line
+
+        if is_too_long(exc):  # a path no check looked at: bad input all the same
+            return error_response(400, too_long_line(exc), "bad path")
+        return await _bug(request, exc)
+
     @app.exception_handler(Exception)
     async def _bug(request: Request, exc: Exception):  # never a traceback to the client
         log.exception("unhandled error on %s %s", request.method, request.url.path)

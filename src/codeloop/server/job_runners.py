@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from codeloop.config import Settings
+from codeloop.path_limits import too_long
 from codeloop.server.models import ServerModels
-from codeloop.server.roots import Roots
+from codeloop.server.roots import BadPath, Roots
 from codeloop.server.run_manager import Launch, RunHandle
 from codeloop.server.schemas import AgentParams, BuildParams, ReviewParams, SolveParams
 from codeloop.store import RunStore
@@ -148,6 +149,9 @@ def _review_request(ctx: JobContext, params: ReviewParams, spec: str):
     from codeloop.review.service import ReviewInputError, ReviewRequest, validate_request
 
     workspace_dir = ctx.roots.resolve(params.workspace)
+    for name in params.files:  # ENAMETOOLONG is bad input, said before the guard looks
+        if (why := too_long(workspace_dir / name)) is not None:
+            raise BadPath(f"the file {name[:40]}... is {why}")
     try:
         return validate_request(ReviewRequest(
             workspace=workspace_dir, request=params.request, files=params.files,

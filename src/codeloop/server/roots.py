@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from codeloop.path_limits import too_long
+
 
 class PathOutsideRoots(Exception):
     """A path that resolves outside every --root (HTTP 403)."""
@@ -36,6 +38,8 @@ class Roots:
         candidate = Path(text)
         if not candidate.is_absolute():
             candidate = self.dirs[0] / candidate  # relative paths are relative to the first root
+        if (why := too_long(candidate)) is not None:  # ENAMETOOLONG before any system call
+            raise BadPath(f"the {kind} path is {why}")
         try:
             resolved = candidate.resolve(strict=False)
         except (OSError, RuntimeError) as exc:  # a symlink loop
@@ -43,6 +47,14 @@ class Roots:
         if not any(resolved.is_relative_to(root) for root in self.dirs):
             raise PathOutsideRoots(f"the {kind} {text!r} is outside the server's --root "
                                    f"directories")
+        try:
+            return self._checked(resolved, text, kind, want_dir, must_exist)
+        except OSError as exc:  # a link inside that resolves to a name too long, EACCES...
+            raise BadPath(f"the {kind} {text!r}: {exc.strerror or exc}") from None
+
+    @staticmethod
+    def _checked(resolved: Path, text: str, kind: str, want_dir: bool,
+                 must_exist: bool) -> Path:
         if not must_exist:
             if resolved.exists() and not resolved.is_dir():
                 raise BadPath(f"the {kind} {text!r} exists and is not a directory")
