@@ -16,6 +16,7 @@ A file could still be swapped after the check: every host git call is also time-
 
 from __future__ import annotations
 
+import functools
 import os
 import stat
 import subprocess
@@ -111,22 +112,33 @@ def _check_config(path: Path, env: dict[str, str], depth: int) -> None:
             _check_file(_resolve(value, path, env), f"{key} in {path}")
 
 
-def _entries(path: Path, env: dict[str, str]) -> list[tuple[str, str]]:
+def _entries(path: Path, env: dict[str, str]) -> tuple[tuple[str, str], ...]:
+    """The file's (key, value) pairs, listed again only when the file changed (its identity,
+    size or times): a git command costs one stat per config file, not one more git run."""
+    st = os.stat(path)
+    return _listed(str(path), env.get("HOME", ""), (st.st_dev, st.st_ino, st.st_size,
+                                                     st.st_mtime_ns, st.st_ctime_ns))
+
+
+@functools.lru_cache(maxsize=256)
+def _listed(path: str, home: str, _identity: tuple[int, ...]) -> tuple[tuple[str, str], ...]:
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home,
+           "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull, "LC_ALL": "C"}
     try:
-        proc = subprocess.run(["git", "config", "--file", str(path), "--no-includes", "--null",
+        proc = subprocess.run(["git", "config", "--file", path, "--no-includes", "--null",
                                "--list"], env=env, cwd="/", capture_output=True, check=False,
                               timeout=_LIST_TIMEOUT, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         raise UnsafeGitConfig(f"{path}: git could not read it within {_LIST_TIMEOUT} s") \
             from None
     except OSError:
-        return []
+        return ()
     out = []
     for item in proc.stdout.decode("utf-8", "surrogateescape").split("\0"):
         key, _, value = item.partition("\n")
         if key:
             out.append((key.lower(), value))
-    return out
+    return tuple(out)
 
 
 def _resolve(value: str, config: Path, env: dict[str, str]) -> Path:
