@@ -73,7 +73,7 @@ def create_app(settings: Settings, roots: list[Path] | Roots, token: str | None,
     from fastapi.staticfiles import StaticFiles
 
     from codeloop import __version__
-    from codeloop.server import errors, routes_build, routes_runs, routes_ui, sse
+    from codeloop.server import errors, routes_build, routes_docs, routes_runs, routes_ui, sse
     from codeloop.server.auth import TokenMiddleware
 
     state = open_state(settings, roots, token, store_path, serial_backends=serial_backends,
@@ -87,6 +87,7 @@ def create_app(settings: Settings, roots: list[Path] | Roots, token: str | None,
             state.close()
 
     app = FastAPI(title="codeloop", version=__version__, lifespan=lifespan,
+                  docs_url=None, redoc_url=None,  # /docs: routes_docs.py, no CDN
                   description="Run codeloop's jobs, stream their events, approve changes.")
     app.state.server = state
     errors.install(app)
@@ -94,6 +95,7 @@ def create_app(settings: Settings, roots: list[Path] | Roots, token: str | None,
     app.include_router(sse.router)
     app.include_router(routes_build.router)
     app.include_router(routes_ui.router)
+    app.include_router(routes_docs.router)
     app.mount("/static", StaticFiles(directory=str(routes_ui.STATIC)), name="static")
     app.add_middleware(TokenMiddleware, token=token)
     return app
