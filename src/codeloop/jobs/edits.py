@@ -164,7 +164,7 @@ def rewritten_files(reply: str, artifacts: list[Artifact]) -> dict[str, str]:
     return out
 
 
-# The strict reader's rules for which file a block names, for jobs/loose_edits.py (which
+# The strict reader's rules for which file a block names, for jobs/edit_engine/loose_edits.py (which
 # reads broken blocks by the same rules, not a copy of them).
 block_path = _path_before
 block_target = _target

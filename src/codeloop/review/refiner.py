@@ -1,7 +1,7 @@
 """refiner: changes the in-state artifacts to fix what the reviewer (or a person) found.
 
 diff mode (default): the model answers with SEARCH/REPLACE blocks, applied by the tolerant
-matcher; a block broken in form still gives the functions it holds (jobs/loose_edits.py,
+matcher; a block broken in form still gives the functions it holds (jobs/edit_engine/loose_edits.py,
 merged by name); an edit that matches nothing, or a reply with nothing usable, is reflected
 back once with the closest lines of the file or exactly what was wrong with its block. full mode (the benchmark's baseline): the model rewrites each file whole. Either way
 one fresh prompt holds the files and the concrete failures (principle 5), and every changed
@@ -13,6 +13,7 @@ from typing import Any
 
 from codeloop.events import Diff
 from codeloop.jobs.artifacts import language_of
+from codeloop.jobs.edit_engine.loose_edits import salvage, with_salvage
 from codeloop.jobs.edits import (
     Applied,
     EditFailure,
@@ -21,7 +22,6 @@ from codeloop.jobs.edits import (
     rewritten_files,
     whole_files,
 )
-from codeloop.jobs.loose_edits import salvage, with_salvage
 from codeloop.jobs.stage import StageOutput
 from codeloop.jobs.usage import UsageRecord
 from codeloop.review.context import ReviewContext, prompt

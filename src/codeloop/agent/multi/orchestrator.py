@@ -37,8 +37,8 @@ from codeloop.agent.multi.schemas import (
 from codeloop.agent.prompts import phase_request
 from codeloop.events import EventBus
 from codeloop.jobs.agent_run import run_agent
-from codeloop.jobs.react.context_first import ContextFirst
 from codeloop.jobs.edit_engine.context_plan import run_project_tests, test_command
+from codeloop.jobs.react.context_first import ContextFirst
 from codeloop.jobs.react.state import AgentLimits
 from codeloop.llm.base import LLM
 from codeloop.tools import Toolbox, Workspace, run_bash_command

@@ -15,9 +15,12 @@ from codeloop.jobs.definitions import (
     restore_dropped_members,
     top_level_names,
 )
-from codeloop.jobs.edits import apply_blocks, edit_blocks, whole_files
-from codeloop.jobs.json_keys import restore_dropped_keys
 from codeloop.jobs.edit_engine.context_plan import Plan
+from codeloop.jobs.edit_engine.keep_content import keep_unmentioned
+from codeloop.jobs.edit_engine.loose_edits import salvage, with_salvage
+from codeloop.jobs.edits import apply_blocks, edit_blocks, whole_files
+from codeloop.jobs.extract import code_blocks
+from codeloop.jobs.json_keys import restore_dropped_keys
 
 
 def files_from_reply(reply: str, plan: Plan, shown: dict[str, str],
@@ -33,18 +36,23 @@ def files_from_reply(reply: str, plan: Plan, shown: dict[str, str],
     if blocks:
         artifacts: list[Artifact] = [artifact(p, shown.get(p, "")) for p in targets]
         applied = apply_blocks(artifacts, blocks)
+        if applied.failures:  # a block broken in form may still hold the functions
+            applied = with_salvage(reply, applied)
         for item in applied.artifacts:
             if item["content"] != shown.get(item["file_path"], ""):
                 out[item["file_path"]] = item["content"]
         problems += [f"an edit of {f.path} did not apply: {f.problem}"
                      for f in applied.failures]
     for path, content in whole_files(reply, only).items():
-        path = _resolve(path.removeprefix("./"), targets, plan.spec)
-        if path is None or path in out:
+        named, path = path, _resolve(path.removeprefix("./"), targets, plan.spec)
+        if path is None:
+            problems.append(f"{named} is not a file of this request; it was not written")
+            continue
+        if path in out:
             continue
         old = shown.get(path)
         if old is not None and path.endswith(".py"):
-            content, problem = _whole_or_merged(old, content, path)
+            content, problem = _whole_or_merged(old, content, path, request)
             if problem:
                 problems.append(problem)
                 continue
@@ -55,7 +63,31 @@ def files_from_reply(reply: str, plan: Plan, shown: dict[str, str],
         elif old is not None and path.endswith(".json"):
             content, _ = restore_dropped_keys(old, content, request)
         out[path] = content
+    if not out and not blocks:  # nothing in the strict forms: what the reply still holds
+        out, more = _loose_code(reply, targets, shown)
+        problems += more
     return out, problems
+
+
+def _loose_code(reply: str, targets: list[str], shown: dict[str, str]
+                ) -> tuple[dict[str, str], list[str]]:
+    """Recognisable code for a target in a reply of no strict form: the functions of
+    malformed SEARCH/REPLACE parts (loose_edits.salvage), or a fenced block naming no file
+    whose functions or classes only one target defines, merged into it by name."""
+    existing = [p for p in targets if p in shown]
+    found = salvage(reply, [artifact(p, shown[p]) for p in existing])
+    if found.files:
+        return found.files, []
+    out: dict[str, str] = {}
+    for block in code_blocks(reply):
+        names = top_level_names(block)
+        owners = [p for p in existing if p.endswith(".py")
+                  and names and names & (top_level_names(shown[p]) or set())]
+        if len(owners) == 1:
+            merged = merge_definitions(out.get(owners[0], shown[owners[0]]), block)
+            if merged is not None:
+                out[owners[0]] = restore_dropped_members(shown[owners[0]], merged)
+    return out, ([] if out else found.problems)
 
 
 def _resolve(path: str, targets: list[str], spec: list[str]) -> str | None:
@@ -70,16 +102,17 @@ def _resolve(path: str, targets: list[str], spec: list[str]) -> str | None:
     return None
 
 
-def _whole_or_merged(old: str, content: str, path: str) -> tuple[str, str]:
+def _whole_or_merged(old: str, content: str, path: str, request: str = "") -> tuple[str, str]:
     """A Python reply for an existing file: the whole file when it keeps every function and
-    class, or defines as many as the file did (a rename); merged by name when it is only
-    some of them; refused when it does not parse. Either way, a class sent with some of its
-    methods gets the others back (definitions.restore_dropped_members)."""
+    class, or defines as many as the file did (a rename), with what the model did not mean
+    to change kept (keep_content.keep_unmentioned: docstrings, constants); merged by name
+    when it is only some of them; refused when it does not parse. Either way, a class sent
+    with some of its methods gets the others back (definitions.restore_dropped_members)."""
     before, after = top_level_names(old), top_level_names(content)
     if after is None:
         return old, f"the new {path} does not parse as Python; it was not written"
     if before is None or before <= after or len(after) >= len(before):
-        return restore_dropped_members(old, content), ""
+        return restore_dropped_members(old, keep_unmentioned(old, content, request)), ""
     merged = merge_definitions(old, content)
     if merged is None:
         return old, f"the reply for {path} dropped functions and could not be merged"

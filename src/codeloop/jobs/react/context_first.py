@@ -34,7 +34,6 @@ from typing import Any
 
 from codeloop.events import EventBus, Progress
 from codeloop.jobs.artifacts import language_of
-from codeloop.jobs.prompts import load_prompt
 from codeloop.jobs.edit_engine.context_plan import (
     Plan,
     plan_context,
@@ -50,9 +49,10 @@ from codeloop.jobs.edit_engine.direct_files import (
 from codeloop.jobs.edit_engine.docstring_checks import failed_examples
 from codeloop.jobs.edit_engine.failing_new_tests import drop_failing_new_tests
 from codeloop.jobs.edit_engine.failure_reading import read_failure, with_newline
-from codeloop.jobs.react.fresh_samples import Files, Outcome, Start, sample_from_start
 from codeloop.jobs.edit_engine.reply_files import files_from_reply
 from codeloop.jobs.edit_engine.request_coverage import quoted_part, unmet_parts
+from codeloop.jobs.prompts import load_prompt
+from codeloop.jobs.react.fresh_samples import Files, Outcome, Start, sample_from_start
 from codeloop.jobs.react.state import AgentSpec, AgentState, message
 from codeloop.jobs.request_files import asks_to_change_tests, is_test_path
 from codeloop.jobs.stage import ask_model

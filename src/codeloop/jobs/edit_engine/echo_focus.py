@@ -1,0 +1,91 @@
+"""A different framing after an echo (the model sent a file back unchanged).
+
+Measured on held-out single-file repairs (1.5B): in every failed case the first attempt sent
+the function back unchanged and the next two sent the whole file back unchanged again; the
+same prompt gets the same answer. So after an echo the next prompt points at the failure
+itself: the failing assertion worked through (what was called, what came back, what was
+expected) and the suspicious lines (the lines of the files to edit that the failure names,
+numbered), and asks for those lines changed. A second echo gets the same framing sampled at
+a temperature (the caller's part).
+"""
+
+from __future__ import annotations
+
+import re
+
+MAX_LINES = 6
+_ASSERT = re.compile(r"^E\s+assert (.+?) == (.+?)\s*$", re.MULTILINE)
+_WHERE = re.compile(r"^E\s+\+\s+where (.+?) = (.+?)\s*$", re.MULTILINE)
+_E_LINE = re.compile(r"^E\s+(\S.*)$", re.MULTILINE)
+# path:line (pytest's short traceback), "path line N" (review findings), File "path", line N
+_REFS = (re.compile(r"([\w./-]+\.py):(\d+)\b"),
+         re.compile(r"([\w./-]+\.py)(?:,| at)? line (\d+)\b"),
+         re.compile(r'File "([^"]+\.py)", line (\d+)'))
+_CALL = re.compile(r"\b([A-Za-z_][\w.]*)\(")
+
+
+def worked_through(output: str) -> str:
+    """The first failing assertion said in words: `f(3)` gave 3.0, the test expects 2."""
+    match = _ASSERT.search(output)
+    if match is None:
+        errors = [m.group(1) for m in _E_LINE.finditer(output)][:3]
+        return ("The check fails with: " + " / ".join(errors)) if errors else ""
+    got, expected = match.group(1), match.group(2)
+    where = _WHERE.search(output, match.end())
+    if where is not None and where.group(1) == got:
+        return (f"The failing assertion, worked through: {where.group(2)} returns {got}, but "
+                f"the test expects {expected}. The code must be changed so that "
+                f"{where.group(2)} gives {expected}.")
+    return (f"The failing assertion, worked through: the code gives {got}, but the test "
+            f"expects {expected}.")
+
+
+def suspicious_lines(output: str, files: dict[str, str], paths: list[str]) -> list[str]:
+    """`path line N: text` for the lines of `paths` (files to edit, their text in `files`)
+    that the failure output names; else the lines that call what the failure names."""
+    found: list[tuple[str, int]] = []
+    for pattern in _REFS:
+        for match in pattern.finditer(output):
+            path = _which(match.group(1), paths)
+            if path is not None and (path, int(match.group(2))) not in found:
+                found.append((path, int(match.group(2))))
+    out = []
+    for path, number in found:
+        lines = files.get(path, "").splitlines()
+        if 1 <= number <= len(lines) and lines[number - 1].strip():
+            out.append(f"{path} line {number}: {lines[number - 1].strip()}")
+    if out:
+        return out[:MAX_LINES]
+    names = {n.rsplit(".", 1)[-1] for n in _CALL.findall(output)} - {"assert", "print"}
+    for path in paths:
+        for number, line in enumerate(files.get(path, "").splitlines(), 1):
+            text = line.strip()
+            if text.startswith(("def ", "class ", "#")) or not text:
+                continue
+            if any(re.search(rf"\b{re.escape(name)}\b", text) for name in names):
+                out.append(f"{path} line {number}: {text}")
+    return out[:MAX_LINES]
+
+
+def _which(name: str, paths: list[str]) -> str | None:
+    name = name.removeprefix("./").removeprefix("/workspace/")
+    if name in paths:
+        return name
+    ends = [p for p in paths if p.endswith("/" + name) or name.endswith("/" + p)]
+    return ends[0] if len(ends) == 1 else None
+
+
+def echo_focus(output: str, files: dict[str, str], paths: list[str], echoed: list[str]
+               ) -> list[str]:
+    """The notes for the prompt after an echo of `echoed`: the assertion worked through and
+    the suspicious lines, then what to do with them."""
+    notes = [(f"You sent {', '.join(echoed)} back unchanged, and unchanged it fails as "
+              "shown. Do not send it back as it is.")]
+    said = worked_through(output)
+    if said:
+        notes.append(said)
+    lines = suspicious_lines(output, files, paths)
+    if lines:
+        notes.append("The lines the failure points at:\n" + "\n".join(lines)
+                     + "\nChange these lines (or the code they call) so the failure goes away.")
+    return notes

@@ -1,0 +1,154 @@
+"""run_edit: the engine's rounds (see the package docstring for the whole picture).
+
+Each round: one fresh prompt (the request, the files as they are now, the latest failure,
+the notes of the round before), the reply read tolerantly (whole files, functions merged by
+name, SEARCH/REPLACE blocks, malformed blocks, content the model did not mean to change
+kept), the changed files written through the site (which guards every write), then the
+site's check. It ends when the check passes; after a pass whose files leave part of the
+request undone (request_coverage), one round for the rest, kept only if it passes too.
+
+An echo (a file sent back unchanged) is met with another framing, not the same prompt: the
+failing assertion worked through and the suspicious lines (echo_focus.py); a second echo,
+or a prompt asked before, is sampled at RETRY_TEMPERATURE (greedy decoding answers the same
+prompt the same way).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from codeloop.events import EventBus
+from codeloop.jobs.edit_engine.api import Check, EditResult, EditSite, EditTask
+from codeloop.jobs.edit_engine.context_plan import Plan
+from codeloop.jobs.edit_engine.echo_focus import echo_focus
+from codeloop.jobs.edit_engine.prompting import edit_messages, edit_prompt
+from codeloop.jobs.edit_engine.reply_files import files_from_reply
+from codeloop.jobs.edit_engine.request_coverage import unmet_parts
+from codeloop.jobs.request_files import is_test_path
+from codeloop.jobs.stage import ask_model
+from codeloop.jobs.usage import UsageRecord
+from codeloop.llm.base import LLM, LLMError
+
+MAX_ROUNDS = 3
+RETRY_TEMPERATURE = 0.7  # as the agent's direct edit (jobs/react/context_first.py)
+
+
+def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUNDS,
+             bus: EventBus | None = None, stage: str = "edit",
+             usage: UsageRecord | None = None,
+             say: Callable[[str], None] | None = None) -> EditResult:
+    """Have the model change `task`'s files until `site.check()` passes, at most `rounds`
+    model calls (one more for the rest of a partly done request counts among them).
+    Every call is counted in `usage` and emitted on `bus` (as `stage`)."""
+    spec = edit_prompt()
+    usage = usage if usage is not None else UsageRecord()
+    start = UsageRecord(**usage.as_dict())
+    plan = Plan(edit=list(task.edit), spec=list(task.spec), new=list(task.new),
+                protect=task.protect_tests)
+    shown = dict(task.files)
+    before = dict(task.files)
+    check = task.failure
+    result = EditResult(files={}, passed=False, check=check)
+    problems: list[str] = []
+    asked: list[list[tuple[str, str]]] = []
+    echoes = 0
+    unmet: list[str] = []
+    passing: dict[str, str] | None = None  # the files as they passed, before a coverage round
+    attempt = 0
+    while attempt < rounds:
+        attempt += 1
+        messages = edit_messages(spec, task, shown, check, attempt, problems, unmet=unmet)
+        prompt = [(m.role, m.content) for m in messages]
+        repeated = prompt in asked or echoes >= 2 or \
+            (len(result.replies) > 1 and result.replies[-1] in result.replies[:-1])
+        asked.append(prompt)
+        _say(say, f"edit, attempt {attempt}: {', '.join(plan.edit + plan.new)}")
+        try:
+            reply = ask_model(llm, messages, stage=stage, bus=bus, usage=usage,
+                              max_tokens=spec.max_tokens,
+                              temperature=RETRY_TEMPERATURE if repeated else spec.temperature)
+        except LLMError as exc:
+            result.notes.append(f"the model call failed: {exc}")
+            break
+        result.replies.append(reply.text)
+        changes, problems = files_from_reply(reply.text, plan, shown, task.request)
+        if reply.finish_reason == "length":
+            problems.append(f"attempt {attempt} was cut off at the length limit: write each "
+                            "file once, without repeating lines")
+        same = [p for p, text in changes.items() if shown.get(p) == text]
+        written = _write(site, plan, {p: t for p, t in changes.items() if p not in same},
+                         problems)
+        result.notes += problems
+        if not written:
+            if passing is not None:  # "DONE" or nothing usable for the rest: keep the pass
+                break
+            if same:
+                echoes += 1
+                problems += echo_focus(check.output if check else "", shown, plan.edit, same)
+            else:
+                problems.append(f"attempt {attempt} changed no file: reply with a line "
+                                "`FILE: path` and the file's new content in a fenced block")
+            continue
+        for path in written:
+            shown[path] = changes[path]
+            result.files[path] = changes[path]
+            if path not in plan.edit:
+                plan.edit.append(path)
+        plan.new = [n for n in plan.new if n not in written]
+        check = site.check()
+        if check is not None and not check.passed:
+            if passing is not None:  # the round for the rest broke the checks: undo it
+                _restore(site, passing, shown, result)
+                check = site.check()
+                break
+            continue
+        if passing is None and attempt < rounds:
+            unmet = unmet_parts(task.request, before, shown)
+            if unmet:
+                _say(say, "the checks pass, but the request is not all done: " + " ".join(unmet))
+                passing = {p: shown[p] for p in result.files}
+                problems = []
+                continue
+        break
+    result.check = check
+    result.passed = (check.passed if check is not None else bool(result.files))
+    result.rounds = attempt
+    result.calls = usage.calls - start.calls
+    result.prompt_tokens = usage.prompt_tokens - start.prompt_tokens
+    result.completion_tokens = usage.completion_tokens - start.completion_tokens
+    return result
+
+
+def _write(site: EditSite, plan: Plan, changes: dict[str, str], problems: list[str]
+           ) -> list[str]:
+    """Write each change through the site; what it refuses (and a test file the task
+    protects) goes into `problems` for the next prompt."""
+    written = []
+    for path, text in changes.items():
+        if path in plan.spec or (plan.protect and is_test_path(path)):
+            problems.append(f"{path} was not changed: it is a test, the specification; change "
+                            "the code instead")
+            continue
+        refused = site.write(path, text)
+        if refused is None:
+            written.append(path)
+        else:
+            problems.append(refused)
+    return written
+
+
+def _restore(site: EditSite, passing: dict[str, str], shown: dict[str, str],
+             result: EditResult) -> None:
+    """The files back as they passed (a file the last round added is left: the site decides
+    what an unwanted new file means)."""
+    for path, text in passing.items():
+        if shown.get(path) != text and site.write(path, text) is None:
+            shown[path] = result.files[path] = text
+
+
+def _say(say: Callable[[str], None] | None, text: str) -> None:
+    if say is not None:
+        say(text)
+
+
+__all__ = ["Check", "run_edit"]

@@ -1,0 +1,115 @@
+"""The kit's edit engine (jobs/edit_engine) on the scripted model, with a real workspace, the
+real workspace tools and pytest in the real sandbox: a repair in one call, what the model did
+not mean to change kept, an echo met with another framing (then a sample at temperature),
+recognisable code in a broken reply used, a refused write said in the next prompt."""
+
+from __future__ import annotations
+
+import pytest
+
+from codeloop.agent.factory import agent_spec
+from codeloop.agent.snapshots import init_repo
+from codeloop.jobs import edit_engine
+from codeloop.jobs.edit_engine import Check, EditTask, ToolboxSite, run_edit
+from codeloop.jobs.edit_engine.rounds import RETRY_TEMPERATURE
+from codeloop.llm.scripted import ScriptedLLM
+from codeloop.tools import Workspace
+
+BUGGY = ('"""Ages."""\n\nLIMIT = 150\n\n\ndef parse_age(text):\n    """The age, or None."""\n'
+         '    value = int(text)\n    return value\n\n\n'
+         '"""Notes kept at the end of the module: never lost."""\n')
+FIXED_BODY = ('def parse_age(text):\n    """The age, or None."""\n    if not text.isdigit():\n'
+              '        return None\n    value = int(text)\n    return value if value <= LIMIT else None\n')
+TESTS = ("from ages import parse_age\n\n\ndef test_valid():\n    assert parse_age('42') == 42\n\n\n"
+         "def test_invalid():\n    assert parse_age('abc') is None\n\n\n"
+         "def test_too_old():\n    assert parse_age('200') is None\n")
+
+
+@pytest.fixture
+def box(tmp_path):
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "ages.py").write_text(BUGGY)
+    (root / "test_ages.py").write_text(TESTS)
+    init_repo(root)
+    return agent_spec("single", Workspace.at(root)).toolbox
+
+
+def _task(box, failure: Check | None = None) -> EditTask:
+    files = {p: box.workspace.read_text(p) for p in ("ages.py", "test_ages.py")}
+    return EditTask(request="Fix parse_age in ages.py: the tests fail.", files=files,
+                    edit=["ages.py"], spec=["test_ages.py"], failure=failure)
+
+
+def _site(box) -> ToolboxSite:
+    return ToolboxSite(box, edit_engine.test_command(box.workspace.walk_files()))
+
+
+def test_a_rewrite_keeps_the_trailing_docstring_and_constants_it_dropped(box):
+    # The whole module back, without its docstrings and its LIMIT constant: the fix is kept,
+    # and what the model did not mean to change comes back from the original.
+    llm = ScriptedLLM([f"FILE: ages.py\n```python\n{FIXED_BODY}```\n"])
+    result = run_edit(llm, _task(box), _site(box))
+    text = box.workspace.read_text("ages.py")
+    assert result.passed and result.calls == 1
+    assert text.startswith('"""Ages."""')
+    assert "LIMIT = 150" in text
+    assert text.rstrip().endswith('"""Notes kept at the end of the module: never lost."""')
+    assert "if not text.isdigit()" in text
+
+
+def test_an_echo_gets_the_failure_worked_through_then_a_sample(box):
+    site = _site(box)
+    failing = site.check()
+    assert failing is not None and not failing.passed
+    echo = f"FILE: ages.py\n```python\n{BUGGY}```\n"
+    llm = ScriptedLLM([echo, echo, f"FILE: ages.py\n```python\n{FIXED_BODY}```\n"])
+    result = run_edit(llm, _task(box, failing), site)
+    assert result.passed and result.calls == 3
+    second, _third = llm.calls[1][-1].content, llm.calls[2][-1].content
+    assert "back unchanged" in second and "The lines the failure points at" in second
+    assert "ages.py line " in second and "value = int(text)" in second
+    assert "worked through" in second or "The check fails with" in second
+    # greedy twice, then a sample: the same prompt would get the same answer
+    assert llm.temperatures[:2] == [0.0, 0.0] and llm.temperatures[2] == RETRY_TEMPERATURE
+
+
+def test_a_fix_in_a_malformed_block_is_used(box):
+    # no SEARCH part, a bare ======= before the fixed function: the function is merged in
+    reply = f"ages.py\n```python\n=======\n{FIXED_BODY}>>>>>>> REPLACE\n```\n"
+    llm = ScriptedLLM([reply])
+    result = run_edit(llm, _task(box), _site(box))
+    assert result.passed, result.notes
+    assert "if not text.isdigit()" in box.workspace.read_text("ages.py")
+
+
+def test_a_bare_function_for_one_of_two_targets_is_merged_into_it(box):
+    box.workspace.write_text("other.py", "def helper():\n    return 1\n")
+    task = _task(box)
+    task.files["other.py"] = box.workspace.read_text("other.py")
+    task.edit.append("other.py")
+    llm = ScriptedLLM([f"Here is the fix:\n```python\n{FIXED_BODY}```\n"])
+    result = run_edit(llm, task, _site(box))
+    assert result.passed and list(result.files) == ["ages.py"]
+
+
+class RefusingSite(ToolboxSite):
+    def write(self, path: str, text: str) -> str | None:
+        if path != "ages.py":
+            return f"{path}: the request gave no reason to create it"
+        return super().write(path, text)
+
+
+def test_a_refused_write_is_said_in_the_next_prompt_and_a_test_is_never_written(box):
+    llm = ScriptedLLM([
+        ("FILE: relative/path.py\n```python\nx = 1\n```\n\nFILE: test_ages.py\n```python\n"
+        "def test_nothing():\n    pass\n```\n"),
+        f"FILE: ages.py\n```python\n{FIXED_BODY}```\n"])
+    site = RefusingSite(box, edit_engine.test_command(box.workspace.walk_files()))
+    result = run_edit(llm, _task(box), site)
+    assert result.passed and list(result.files) == ["ages.py"]
+    assert not (box.workspace.root / "relative" / "path.py").exists()
+    assert box.workspace.read_text("test_ages.py") == TESTS
+    second = llm.calls[1][-1].content
+    assert "relative/path.py is not a file of this request" in second
+    assert "test_ages.py was not changed" in second
