@@ -65,21 +65,43 @@ app.add_typer(config_cmd.config_app(), name="config")
 
 
 def main() -> None:
-    """The `codeloop` program. A model that cannot be reached stops every job at once (it
-    passes through the jobs' handlers of one failed call): here it becomes one line naming
-    the URL, exit 2."""
-    from codeloop.commands.common import error_line
+    """The `codeloop` program. SIGTERM (`kill`, `timeout`, a CI limit) ends any command as
+    Ctrl-C does: its run is recorded as interrupted and its result still printed. A model
+    that cannot be reached stops every job at once (it passes through the jobs' handlers of
+    one failed call): here it becomes one line naming the URL, exit 2."""
+    from codeloop.commands.common import error_line, terminate_as_interrupt
     from codeloop.llm.base import ModelUnreachable
 
-    try:
-        app()
-    except ModelUnreachable as exc:
-        error_line(str(exc))
-        raise SystemExit(2) from None
-    except OSError as exc:  # ENAMETOOLONG from any path option: bad input, one line
-        from codeloop.path_limits import is_too_long, too_long_line
+    with terminate_as_interrupt() as signalled:
+        try:
+            app()
+        except ModelUnreachable as exc:
+            error_line(str(exc))
+            raise SystemExit(2) from None
+        except OSError as exc:  # ENAMETOOLONG from any path option: bad input, one line
+            from codeloop.path_limits import is_too_long, too_long_line
 
-        if not is_too_long(exc):
+            if not is_too_long(exc):
+                raise
+            error_line(too_long_line(exc))
+            raise SystemExit(2) from None
+        except SystemExit as done:
+            if signalled.is_set():
+                _end_now(done.code)
             raise
-        error_line(too_long_line(exc))
-        raise SystemExit(2) from None
+
+
+def _end_now(code: object) -> None:
+    """After a SIGTERM, once the command has recorded its run and printed its result: exit
+    without joining threads. The signal can land while a worker thread is being started (a
+    LangGraph step's pool), leaving a thread no pool will ever stop, and the normal exit
+    would wait on it for good."""
+    import os
+    import sys
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe: nothing more to say
+            pass
+    os._exit(code if isinstance(code, int) else 1)

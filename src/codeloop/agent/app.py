@@ -71,6 +71,7 @@ class AgentApp:
         self.bus = EventBus()
         self.bus.subscribe(EventPrinter(console))
         self.snapshots = Snapshots(workspace)
+        self.last_run_id: str | None = None  # the newest request's run, once it exists
         self.session = None if multi_agent else AgentSession(
             llm, agent_spec("single", workspace, limits=limits, bus=self.bus),
             checkpointer=store.checkpointer(), snapshots=self.snapshots, thread=thread,
@@ -116,6 +117,7 @@ class AgentApp:
         inputs = {"request": request, "home": str(self.workspace.root),
                   "multi_agent": self.multi_agent}
         with self.store.run("agent", inputs, bus=self.bus) as run:
+            self.last_run_id = run.id
             if self.workspace.unsafe_no_sandbox:  # in the run's events too, not only on screen
                 from codeloop.events import Progress
                 from codeloop.sandbox.unsafe import UNSANDBOXED_NOTICE
@@ -135,6 +137,13 @@ class AgentApp:
         except (LLMError, SnapshotError) as exc:
             self.console.print(f"[bold red]error:[/] {exc}")
             return 1
+        except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the run is recorded as interrupted
+            if as_json:
+                print(json.dumps({"run_id": self.last_run_id, "status": "interrupted"},
+                                 indent=2))
+            self.console.print(f"[yellow]interrupted[/] (run {self.last_run_id})",
+                               highlight=False)
+            return 130
         if as_json:
             print(json.dumps({"run_id": run_id,
                               "sandboxed": not self.workspace.unsafe_no_sandbox,

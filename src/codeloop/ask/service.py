@@ -11,6 +11,7 @@ analysis gives the template report, other types stop with AskError.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -79,9 +80,11 @@ def prepare(question: str, repo: str | Path | None, task_type: str | None,
 def ask(question: str, repo: str | Path | None, llm: LLM | None, store: Any = None,
         settings: Any = None, task_type: str | None = None, retrieval: bool = True,
         listen: Listener | None = None, *, max_iterations: int = DEFAULT_MAX_ITERATIONS,
-        stream: bool = False, index: RepoIndex | None = None) -> AskResult:
+        stream: bool = False, index: RepoIndex | None = None,
+        on_run_id: Callable[[str], None] | None = None) -> AskResult:
     """Run the six nodes on `question` (about `repo`, if given). `settings` (config.Settings)
-    caps every reply at its `max_tokens`; `listen` gets every event as it happens."""
+    caps every reply at its `max_tokens`; `listen` gets every event as it happens;
+    `on_run_id` the run's id as soon as it exists (an interruption can then name it)."""
     question, index, chosen = prepare(question, repo, task_type, index)
     if max_iterations < 1:
         raise AskError("max_iterations must be 1 or more")
@@ -109,6 +112,8 @@ def ask(question: str, repo: str | Path | None, llm: LLM | None, store: Any = No
             bus.subscribe(listen)
         return _run(state, llm, index, bus, None, None, cap, stream)
     with store.run("ask", inputs) as run:
+        if on_run_id is not None:
+            on_run_id(run.id)
         if listen is not None:
             run.bus.subscribe(listen)
         result = _run(state, llm, index, run.bus, store.checkpointer(), run.id, cap, stream)

@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from codeloop.build.repo import add_worktree, branch_name, changed_files
-from codeloop.build.runtime import BuildRuntime
+from codeloop.build.runtime import BuildRuntime, BuildStopped
 from codeloop.build.stacks import Stack
 from codeloop.build.testing import run_tests
 from codeloop.build.tools import DONE_SCHEMA, task_toolbox
@@ -94,7 +94,9 @@ class _Attempt:
         self.task = unit.task
         self.id = unit.task["id"]
         self.tree = Path(unit.worktree)
-        self.llm = runtime.llm_for(f"task:{self.id}")
+        # In a worker thread, where Ctrl-C never arrives: a stopped build ends the task at
+        # the agent's next model call.
+        self.llm = runtime.stoppable(runtime.llm_for(f"task:{self.id}"))
         self.tokens = 0
 
     def say(self, message: str, attempt: int) -> None:
@@ -150,18 +152,21 @@ def run_task(unit: TaskUnit, runtime: BuildRuntime) -> dict[str, Any]:
     work = _Attempt(unit, runtime)
     failure, attempts = "", 0
     for attempt in range(1, unit.retries + 2):
+        if attempt > 1 and not runtime.stop.is_set():
+            delay = unit.backoff_seconds * 2 ** (attempt - 2)
+            work.say(f"retry {attempt - 1}/{unit.retries} in {delay:g} s ({failure})", attempt)
+            runtime.sleep(delay)  # by default a wait that a stop ends at once
         if runtime.stop.is_set():
             failure = failure or "the build was stopped"
             break
-        if attempt > 1:
-            delay = unit.backoff_seconds * 2 ** (attempt - 2)
-            work.say(f"retry {attempt - 1}/{unit.retries} in {delay:g} s ({failure})", attempt)
-            runtime.sleep(delay)
         attempts = attempt
         try:
             passed, summary, problem = work.run(attempt, failure)
         except SandboxUnavailable:
             raise  # no sandbox at all: no retry can help; the build stops with the cause
+        except BuildStopped:
+            failure = failure or "the build was stopped"
+            break
         except (LLMError, GitError, ToolError, OSError) as exc:
             passed, summary, problem = False, "", f"{type(exc).__name__}: {exc}"
         if passed:

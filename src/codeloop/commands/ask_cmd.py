@@ -59,15 +59,23 @@ def ask(
     console = Console(stderr=as_json)  # with --json, stdout holds the JSON alone
 
     def answer(text: str):
+        started: list[str] = []  # the run's id once it exists
         try:
             return run_ask(text, repo, llm, run_store, settings, task_type=task_type,
                            retrieval=not no_retrieval, listen=LiveNodes(console),
-                           max_iterations=max_iterations, index=index)
+                           max_iterations=max_iterations, index=index,
+                           on_run_id=started.append)
         except (AskError, LLMError) as exc:
             if question is not None:
                 fail(str(exc))
             _error_line(str(exc))  # the REPL goes on
             return None
+        except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the run is recorded interrupted
+            run_id = started[0] if started else None
+            if as_json:
+                typer.echo(json.dumps({"run_id": run_id, "status": "interrupted"}, indent=2))
+            console.print(f"[yellow]interrupted[/] (run {run_id})", highlight=False)
+            raise typer.Exit(130) from None
 
     with open_store(settings.store_path()) as run_store:
         if question is None:

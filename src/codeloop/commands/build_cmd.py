@@ -83,6 +83,7 @@ def build(
             mismatch = resume_mismatch(record.input, inputs) if record is not None else None
             if mismatch:
                 fail(f"{mismatch} ({run_id})")
+        run = None
         try:
             opened = run_store.resume(run_id) if run_id else \
                 run_store.run("build", inputs.record())
@@ -90,14 +91,34 @@ def build(
                 run.bus.subscribe(view)
                 final = execute(inputs, run, run_store, runtime, resuming=run_id is not None)
         except KeyboardInterrupt:
-            console.print(f"[yellow]interrupted[/]: go on with `codeloop build {tasks_file} "
-                          f"--out {out} --resume`", highlight=False)
+            # The run is recorded as interrupted (the worker threads stopped at their next
+            # model call); the result says so, --json included.
+            _interrupted(console, run_store, run, f"codeloop build {tasks_file} --out {out} "
+                         "--resume", as_json)
             raise typer.Exit(130) from None
         except (LLMError, SandboxUnavailable, StoreError) as exc:
             fail(str(exc))
     _report(console, final, run.id, settings.store_path(), as_json)
     if final["status"] != "COMPLETE" or final["failed_tasks"]:
         raise typer.Exit(1)
+
+
+def _interrupted(console, run_store, run, resume: str, as_json: bool) -> None:
+    """What an interrupted build says: where it got to (its last state snapshot) and the
+    command that goes on; with --json, as JSON on stdout."""
+    from rich.markup import escape
+
+    from codeloop.build.context import last_snapshot
+    from codeloop.build.state import public_state
+    from codeloop.textsafe import printable
+
+    if as_json:
+        state = (last_snapshot(run_store.events(run.id)) if run is not None else None) or {}
+        typer.echo(json.dumps({"run_id": run.id if run is not None else None,
+                               "run_status": "interrupted", **public_state(state),
+                               "current_tasks": [], "resume": resume}, indent=2))
+    console.print(f"[yellow]interrupted[/]: go on with `{escape(printable(resume))}`",
+                  highlight=False)
 
 
 def _report(console, final: dict, run_id: str, store_path, as_json: bool) -> None:

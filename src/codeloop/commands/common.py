@@ -64,19 +64,22 @@ def is_tty() -> bool:
 
 
 @contextlib.contextmanager
-def terminate_as_interrupt() -> Iterator[None]:
+def terminate_as_interrupt() -> Iterator[threading.Event]:
     """Within the block, SIGTERM (`kill`, `timeout`, a CI limit) ends the command as Ctrl-C
     does, so its `finally` blocks still run: a long run keeps its summary. A background job
-    started from a script ignores SIGINT, so SIGTERM is how such a run gets stopped."""
+    started from a script ignores SIGINT, so SIGTERM is how such a run gets stopped. The
+    event it gives is set once a SIGTERM came."""
+    signalled = threading.Event()
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield signalled
         return
 
     def interrupt(_signum: int, _frame: object) -> None:
+        signalled.set()
         raise KeyboardInterrupt
 
     previous = signal.signal(signal.SIGTERM, interrupt)
     try:
-        yield
+        yield signalled
     finally:
         signal.signal(signal.SIGTERM, previous)

@@ -145,7 +145,8 @@ def _run(req: Any, llm: Any, settings: Any, *, store_flag: str | None, approve: 
         started: list[str] = []  # the run's id as soon as it exists (for an interruption)
         outcome = guarded(lambda: start_review(req, llm, run_store, settings, approve=approve,
                                                listen=LiveReview(console, debug),
-                                               on_run_id=started.append), started)
+                                               on_run_id=started.append), started,
+                          as_json=as_json)
         outcome = settle(outcome, llm=llm, run_store=run_store, settings=settings,
                          console=console, interactive=interactive, debug=debug)
         conclude(outcome, console, as_json=as_json, store_flag=store_flag,
@@ -171,7 +172,8 @@ def _resume(run_id: str, *, model: str | None, store: str | None, approve: bool,
         _unsandboxed_notice(console, settings)
         outcome = guarded(lambda: resume_review(run_id, llm, run_store, settings,
                                                 approve=approve,
-                                                listen=LiveReview(console, debug)), run_id)
+                                                listen=LiveReview(console, debug)), run_id,
+                          as_json=as_json)
         outcome = settle(outcome, llm=llm, run_store=run_store, settings=settings,
                          console=console, interactive=interactive, debug=debug)
         conclude(outcome, console, as_json=as_json, store_flag=store, shown=interactive)
@@ -187,10 +189,11 @@ def load_model(spec: str, settings: Any) -> Any:
         fail(str(exc))
 
 
-def guarded(call, run_id: str | list[str] | None = None):
+def guarded(call, run_id: str | list[str] | None = None, *, as_json: bool = False):
     """Run an engine call; a model or store failure is one line (the run records it).
     Ctrl-C or SIGTERM stops it: the store records the run as interrupted, and the user is
-    told how to go on (`run_id`: the id, or a list the engine fills in once it exists)."""
+    told how to go on (`run_id`: the id, or a list the engine fills in once it exists);
+    `as_json`: the interruption is also a JSON result on stdout."""
     from codeloop.commands.common import terminate_as_interrupt
     from codeloop.llm.base import LLMError
     from codeloop.store import StoreError
@@ -202,6 +205,11 @@ def guarded(call, run_id: str | list[str] | None = None):
         fail(_one_line(exc))
     except KeyboardInterrupt:
         known = run_id[0] if isinstance(run_id, list) and run_id else run_id
+        known = known or None  # an empty list: the run never started
+        if as_json:
+            typer.echo(json.dumps({"run_id": known, "status": "interrupted", "resume":
+                                   f"codeloop review --resume {known}" if known else None},
+                                  indent=2))
         fail(f"interrupted: continue with `codeloop review --resume {known}`" if known
              else "interrupted before the run started", code=130)
 

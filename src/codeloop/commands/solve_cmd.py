@@ -119,8 +119,10 @@ def solve(
         for _path, task in tasks:
             inputs = {"task": task.model_dump(), "model": llm.name,
                       "test_file": str(test_file) if test_file else None}
+            opened = None  # the task's run, once it exists
             try:  # the run records the error itself; the user gets one line
                 with run_store.run("solve", inputs) as run:
+                    opened = run
                     run.bus.subscribe(LiveStages(console, show_node_info))
                     if settings.unsafe_no_sandbox:
                         run.bus.emit(Progress(done=0, total=0, message=UNSANDBOXED_NOTICE))
@@ -137,19 +139,35 @@ def solve(
                     run.finish(result.run_status, result.model_dump())
             except (LLMError, TestFileError) as exc:
                 fail(f"{task.task_id}: {exc}")
+            except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the run is recorded interrupted
+                stopped = {"run_id": opened.id if opened else None, "task_id": task.task_id,
+                           "status": "interrupted"}
+                if as_json:
+                    _print_json([*_payload(results, settings), stopped])
+                console.print(f"[yellow]interrupted[/]: {task.task_id}"
+                              + (f" (run {opened.id})" if opened else ""), highlight=False)
+                raise typer.Exit(130) from None
             results.append((run.id, result))
             if not as_json:
                 render_result(console, result)
                 console.print(f"[dim]run {run.id} saved in {settings.store_path()}[/]")
     if as_json:
-        payload = [{"run_id": rid, "sandboxed": not settings.unsafe_no_sandbox,
-                    **r.model_dump()} for rid, r in results]
-        typer.echo(json.dumps(payload[0] if len(payload) == 1 else payload, indent=2))
+        _print_json(_payload(results, settings))
     statuses = {r.run_status for _, r in results}
     if "failed" in statuses:
         raise typer.Exit(1)
     if "untested" in statuses:  # nothing failed, but no test ran: not a success either
         raise typer.Exit(UNTESTED_EXIT)
+
+
+def _payload(results, settings) -> list[dict]:
+    return [{"run_id": rid, "status": r.run_status,
+             "sandboxed": not settings.unsafe_no_sandbox, **r.model_dump()}
+            for rid, r in results]
+
+
+def _print_json(payload: list[dict]) -> None:
+    typer.echo(json.dumps(payload[0] if len(payload) == 1 else payload, indent=2))
 
 
 def register(app: typer.Typer) -> None:
