@@ -15,7 +15,7 @@ from codeloop.commands.common import fail, open_store, settings_from_cli
 WAITING = "awaiting_approval"
 STATUS_STYLES = {WAITING: "bold yellow", "interrupted": "magenta", "running": "cyan",
                  "error": "red", "failed": "red", "blocked": "red", "rejected": "red",
-                 "applied": "green", "passed": "green", "done": "green"}
+                 "applied": "green", "passed": "green", "done": "green", "untested": "yellow"}
 
 
 # ------------------------------------------------------------------ codeloop runs

@@ -6,7 +6,7 @@ import { server } from "./app.js";
 
 const PAGE = 20;
 const STATUSES = ["", "running", "queued", "awaiting_approval", "applied", "passed", "failed",
-  "done", "error", "cancelled", "interrupted", "rejected", "blocked", "restarted"];
+  "untested", "done", "error", "cancelled", "interrupted", "rejected", "blocked", "restarted"];
 
 // [name, label, kind, placeholder, required]. Every field starts empty: a placeholder only
 // shows what goes there, so no click can start a job on a directory nobody chose.
