@@ -42,6 +42,41 @@ def test_memory_limit_holds_for_the_whole_process_tree():
     assert result.limit_hit == "memory", result
 
 
+# Runtimes that reserve far more address space than they use (V8's WebAssembly, Go) get a
+# larger RLIMIT_AS (Limits.address_space_mb); what they may really use stays memory_mb.
+def raised() -> Limits:
+    return Limits(memory_mb=1024, address_space_mb=32768)
+
+
+def test_a_raised_address_space_keeps_the_tree_memory_limit():
+    result = run_python(FOUR_CHILDREN, timeout=30, limits=raised())
+    held, killed = (int(n) for n in result.stdout.split()) if result.stdout else (0, 4)
+    assert held <= 1 and killed >= 3, result
+    assert result.limit_hit == "memory", result
+
+
+def test_a_raised_address_space_keeps_one_process_to_the_memory_limit():
+    code = "block = bytearray(3 * 1024 ** 3)\nfor k in range(0, len(block), 4096):\n" \
+           "    block[k] = 1\nprint('held')\n"
+    result = run_python(code, timeout=30, limits=raised())
+    assert "held" not in result.stdout and result.limit_hit == "memory", result
+
+
+RESERVE = """
+import mmap
+area = mmap.mmap(-1, 8 * 1024 ** 3, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS,
+                 prot=0)  # PROT_NONE
+print(len(area))
+"""
+
+
+def test_a_raised_address_space_lets_a_large_reservation_through():
+    # What V8 does for each WebAssembly memory: reserve gigabytes, touch almost none of it.
+    assert run_python(RESERVE, limits=Limits(memory_mb=1024)).exit_code != 0
+    result = run_python(RESERVE, limits=raised())
+    assert result.ok and result.stdout.strip() == str(8 * 1024 ** 3), result
+
+
 def test_the_runs_cgroup_is_removed_afterwards():
     where = cgroup.hierarchy()
     if where is None:

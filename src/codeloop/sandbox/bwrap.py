@@ -112,7 +112,7 @@ def limit_args(tools: Tools, limits: Limits, *, uid: int | None) -> list[str]:
                 "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
     mb = 1024 * 1024
     out += [tools.prlimit, f"--cpu={limits.cpu_seconds}:{limits.cpu_seconds + 1}",
-            f"--as={limits.memory_mb * mb}", f"--fsize={limits.file_size_mb * mb}",
+            f"--as={limits.address_space_bytes}", f"--fsize={limits.file_size_mb * mb}",
             f"--nofile={limits.open_files}", f"--nproc={limits.processes}", "--core=0", "--"]
     return out
 

@@ -304,7 +304,10 @@ def run_command(
                                     start_new_session=True, close_fds=True)
         except OSError as exc:
             raise SandboxError(f"could not start {argv[0]!r}: {exc}") from exc
-        watch = None if group is not None or unsafe_no_sandbox else _memory_watch(proc, limits)
+        # Without a cgroup the watchdog bounds the tree; opted out of the sandbox, RLIMIT_AS
+        # alone did, which a raised address space (address_space_mb) no longer does.
+        watched = group is None and (not unsafe_no_sandbox or _address_space_raised(limits))
+        watch = _memory_watch(proc, limits) if watched else None
         ended = _wait(proc, timeout, watch)
         timed_out = ended == "timeout"
         # Also after a normal exit: a grandchild may still be alive while the pid namespace is
@@ -353,6 +356,10 @@ def _run_cgroup(limits: Limits) -> cgroup.RunCgroup | None:
 @functools.lru_cache(maxsize=1)
 def _sweep_once(where: cgroup.Hierarchy) -> None:
     cgroup.sweep_stale(where)
+
+
+def _address_space_raised(limits: Limits) -> bool:
+    return limits.address_space_bytes > limits.memory_mb * 1024 * 1024
 
 
 def _memory_watch(proc: subprocess.Popen, limits: Limits):

@@ -14,7 +14,12 @@ class Limits:
     """Per-run resource limits (applied with prlimit to the sandboxed program)."""
 
     cpu_seconds: int = 60
-    memory_mb: int = 1024  # address space; plain Python with pytest needs ~100 MB
+    # What the whole process tree may use (the run's cgroup, else the RSS watchdog), and each
+    # process's address space (RLIMIT_AS); plain Python with pytest needs ~100 MB.
+    memory_mb: int = 1024
+    # RLIMIT_AS when it must exceed memory_mb: V8 reserves ~10 GB of address space for each
+    # WebAssembly memory and touches almost none of it. None: memory_mb.
+    address_space_mb: int | None = None
     file_size_mb: int = 16  # largest file it may write; also caps how much output hits disk
     open_files: int = 256
     processes: int = 64  # processes + threads of the sandbox's uid
@@ -32,6 +37,13 @@ class Limits:
                      "copyback_path_bytes", "copyback_seconds"):
             if getattr(self, name) < 1:
                 raise ValueError(f"Limits.{name} must be at least 1 (got {getattr(self, name)})")
+        if self.address_space_mb is not None and self.address_space_mb < 1:
+            raise ValueError(f"Limits.address_space_mb must be at least 1 "
+                             f"(got {self.address_space_mb})")
+
+    @property
+    def address_space_bytes(self) -> int:
+        return (self.address_space_mb or self.memory_mb) * 1024 * 1024
 
 
 @dataclass(frozen=True)

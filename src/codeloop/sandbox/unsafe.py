@@ -21,6 +21,6 @@ def unsafe_argv(argv: list[str], limits: Limits) -> list[str]:
         raise SandboxError("unsafe_no_sandbox still needs `prlimit` (util-linux) for limits")
     mb = 1024 * 1024
     return [prlimit, f"--cpu={limits.cpu_seconds}:{limits.cpu_seconds + 1}",
-            f"--as={limits.memory_mb * mb}", f"--fsize={limits.file_size_mb * mb}",
+            f"--as={limits.address_space_bytes}", f"--fsize={limits.file_size_mb * mb}",
             f"--nofile={limits.open_files}", f"--nproc={limits.processes}", "--core=0", "--",
             *argv]

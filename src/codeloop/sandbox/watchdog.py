@@ -2,7 +2,9 @@
 
 Sampled every WATCH_INTERVAL seconds, so a burst shorter than that can slip past; runs
 without a cgroup therefore also get a smaller process limit (runner.py), which bounds how much
-per-process RLIMIT_AS lets the tree reserve between two samples.
+per-process RLIMIT_AS lets the tree reserve between two samples. Where a stack raises the
+address space (Limits.address_space_mb, for V8's reservations), what slips past is bounded by
+how fast the processes can touch pages in one interval.
 """
 
 from __future__ import annotations
