@@ -25,6 +25,7 @@ def test_the_four_bundled_stacks_load_and_render():
         files = render_files({**stack.config_files, **stack.scaffold_files}, "todo-api", name)
         assert any("todo-api" in text for text in files.values()), name
         assert any(stack.is_test_file(path) for path in stack.scaffold_files), name
+        assert stack.entry_point in stack.scaffold_files, name  # the integration agent's
 
 
 def test_python_api_commands_use_codeloops_interpreter():

@@ -51,16 +51,25 @@ class Stack(BaseModel):
     config_files: dict[str, str] = Field(default_factory=dict)
     scaffold_files: dict[str, str] = Field(default_factory=dict)
     conventions: str = ""
-    memory_mb: int = Field(1024, ge=64, le=65536)  # the test run's address space (V8, Go: more)
+    # Where the parts are wired together, named to the integration agent (None: src_dir).
+    entry_point: str | None = None
+    memory_mb: int = Field(1024, ge=64, le=65536)  # the test run's memory (V8, Go: more)
+    # Each test process's address space when it must exceed memory_mb (None: memory_mb):
+    # V8 reserves ~10 GB for each WebAssembly memory (vite, vitest) and touches little of it.
+    # The memory the run may use stays memory_mb, for the whole process tree.
+    address_space_mb: int | None = Field(None, ge=64, le=131072)
     test_timeout: float = Field(120.0, gt=0, le=3600)  # seconds for one test run
     # A shell command line the task agent may run itself (run_bash_command, sandboxed, on a
     # throw-away copy) to see its tests; "" gives the agent no shell (node: V8 needs more
     # address space than the shell tool's sandbox allows).
     agent_test_command: str = ""
 
-    @field_validator("src_dir", "test_dir", "deps_dirs", "config_files", "scaffold_files")
+    @field_validator("src_dir", "test_dir", "deps_dirs", "config_files", "scaffold_files",
+                     "entry_point")
     @classmethod
     def _relative_paths(cls, value: Any) -> Any:
+        if value is None:
+            return value
         names = value if isinstance(value, (list, dict)) else [value]
         for name in names:
             path = PurePosixPath(name)

@@ -42,7 +42,8 @@ class TestRun:
 def run_tests(stack: Stack, tree: Path, *, bus: EventBus | None = None,
               unsafe_no_sandbox: bool = False, timeout: float | None = None) -> TestRun:
     """The stack's test command on `tree` (a copy of it), sandboxed; a TestResult event."""
-    limits = Limits(memory_mb=stack.memory_mb, cpu_seconds=int(stack.test_timeout) + 5)
+    limits = Limits(memory_mb=stack.memory_mb, address_space_mb=stack.address_space_mb,
+                    cpu_seconds=int(stack.test_timeout) + 5)
     try:
         result = run_command(stack.commands(stack.test_command), workspace=tree, mode="cow",
                              timeout=timeout or stack.test_timeout, limits=limits,
