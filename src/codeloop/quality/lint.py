@@ -39,10 +39,11 @@ _PYLINT_SECTIONS = {
 
 
 def lint_code(code: str, filename: str = "solution.py",
-              timeout_s: float = DEFAULT_TIMEOUT_S) -> LintReport:
+              timeout_s: float = DEFAULT_TIMEOUT_S, *, pylint: bool = True) -> LintReport:
     """Lint `code` as if it were the file `filename`. Never raises: code that does not
     compile gives `syntax_error` (and a 0 score, as pylint gives); a tool that cannot run is
-    named in `tool_errors`."""
+    named in `tool_errors`. `pylint=False`: ruff alone (~20 ms a file instead of ~0.5 s),
+    no score."""
     problem = find_syntax_error(code, filename)
     if problem is not None:
         finding = LintFinding(line=problem.line, column=problem.column, code="E0001",
@@ -56,6 +57,8 @@ def lint_code(code: str, filename: str = "solution.py",
             report.ruff = _run_ruff(staged, timeout_s)
         except ToolRunError as exc:
             report.tool_errors.append(str(exc))
+        if not pylint:
+            return report
         try:
             score, sections = _run_pylint(staged, timeout_s)
         except ToolRunError as exc:

@@ -154,7 +154,8 @@ class _Phases:
 def _implementation_report(modified: list[str], created: list[str],
                            answer: str) -> dict[str, Any]:
     """The implementer's report for a context-first edit that passed (tests, or files that
-    parse): its changed files, unlinted (the validator lints them)."""
+    parse, and no lint error it brought in: jobs/react/changed_lint.py): its changed files;
+    no pylint scores (the validator lints with them)."""
     return ImplementationReport(status="success", files_created=created[:MAX_FILES],
                                 files_modified=modified[:MAX_FILES]).model_dump()
 

@@ -52,6 +52,7 @@ from codeloop.jobs.edit_engine.failure_reading import read_failure, with_newline
 from codeloop.jobs.edit_engine.reply_files import files_from_reply
 from codeloop.jobs.edit_engine.request_coverage import quoted_part, unmet_parts
 from codeloop.jobs.prompts import load_prompt
+from codeloop.jobs.react.changed_lint import ChangedLint
 from codeloop.jobs.react.fresh_samples import Files, Outcome, Start, sample_from_start
 from codeloop.jobs.react.state import AgentSpec, AgentState, message
 from codeloop.jobs.request_files import asks_to_change_tests, is_test_path
@@ -100,6 +101,7 @@ class ContextFirst:
         self.box = spec.toolbox
         self.prompt = load_prompt("codeloop.jobs.react", "context_first")
         self.diagnose_prompt = load_prompt("codeloop.jobs.react", "diagnose")
+        self.lint = ChangedLint(self._say)
 
     # ------------------------------------------------------------------ the node
     def __call__(self, state: AgentState) -> dict[str, Any]:
@@ -123,6 +125,7 @@ class ContextFirst:
             return {}
         command = test_command(files + plan.new)
         before = self.project_texts(files)
+        self.lint.start(before)  # what the turn changes is linted against this
         original = dict(shown)  # each file's text before the turn, kept as files are written
         tokens, steps, notes, last, echoed, cut = 0, 0, [], [], False, False
         reading = ""  # the model's own account of the failure, asked once after two echoes
@@ -134,7 +137,7 @@ class ContextFirst:
         start: Start | None = None  # the first prompt, for fresh samples after a partial pass
         asked: list[list[tuple[str, str]]] = []  # each attempt's prompt, as (role, text)
         replies: list[str] = []
-        tests = self.run_tests(command) if command else None
+        tests = self.run_tests(command)
         while attempt < rounds:
             attempt += 1
             if state["tokens"] + tokens >= self.spec.limits.token_budget:
@@ -212,7 +215,7 @@ class ContextFirst:
             plan.new = [n for n in plan.new if n not in written]
             files = ws.walk_files()
             command = test_command(files)
-            tests = self.run_tests(command) if command else None
+            tests = self.run_tests(command)
             if passing is not None and tests is not None and not tests[0]:
                 if attempt < rounds:  # one round to repair what the new changes broke
                     last = []  # the prompt says the rest broke the tests, with the notes
@@ -309,7 +312,7 @@ class ContextFirst:
         tokens, steps = tokens + outcome.tokens, steps + outcome.calls
         if outcome.kept:
             self._say("a fresh answer did all the request asks, and the tests pass")
-            tests = self.run_tests(command) if command else None
+            tests = self.run_tests(command)
         else:
             tests = self._restore(passing, files.original, files.existed, files.shown,
                                   files.changed, command)
@@ -317,8 +320,11 @@ class ContextFirst:
         return self._finished(state, files.changed, files.existed, tests, tokens, steps)
 
     # ------------------------------------------------------------------ tests
-    def run_tests(self, command: str) -> tuple[bool, str]:
-        return run_project_tests(self.box, command)
+    def run_tests(self, command: str | None) -> tuple[bool, str] | None:
+        """The project's tests in the sandbox (None without a command), judged with the lint
+        of what the turn changed: a lint error fails like a test (changed_lint.py)."""
+        tests = run_project_tests(self.box, command) if command else None
+        return self.lint.judge(tests, self.project_texts(self.box.workspace.walk_files()))
 
     def _restore(self, passing: dict[str, str], original: dict[str, str], existed: set[str],
                  shown: dict[str, str], changed: list[str],
@@ -326,7 +332,7 @@ class ContextFirst:
         """The files back as they passed (see direct_files.restore_files), and the tests
         again, so the answer reports what is there."""
         restore_files(self.box, passing, original, existed, shown, changed)
-        return self.run_tests(command) if command else None
+        return self.run_tests(command)
 
     def project_texts(self, files: list[str]) -> dict[str, str]:
         return project_texts(self.box.workspace, files)
@@ -337,6 +343,7 @@ class ContextFirst:
                   dropped: list[str] | None = None) -> dict[str, Any]:
         verdict = "the tests pass" if tests else "the files parse (the project has no tests)"
         answer = f"Changed {', '.join(changed)}; {verdict}."
+        answer += self.lint.answer_note(self.project_texts(self.box.workspace.walk_files()))
         if dropped:
             answer += (f" Left out {', '.join(dropped)}: written this turn, they failed "
                        "against the code they test.")
@@ -359,8 +366,8 @@ class ContextFirst:
         for path in plan.spec + plan.edit:
             if path in shown:
                 parts.append(f"{path} now:\n```{language_of(path)}\n{with_newline(shown[path])}```")
-        if tests and command:
-            parts.append(f"{command}:\n{tests[1]}")
+        if tests:  # the test output, or the lint errors of a project without tests
+            parts.append(f"{command}:\n{tests[1]}" if command else tests[1])
         self._say("context-first edit did not pass: going on with the tools")
         progress = dict(state["progress"])
         progress["known"] = sorted(set(progress.get("known", [])) | set(shown))

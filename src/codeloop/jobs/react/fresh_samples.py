@@ -110,10 +110,9 @@ def sample_from_start(node, start: Start, files: Files, request: str, missed: li
 
 def _passes(node, request: str, before: dict[str, str], command: str | None) -> bool:
     paths = node.box.workspace.walk_files()
-    if command:
-        passed, _ = node.run_tests(command)
-        if not passed:
-            return False
+    checked = node.run_tests(command)  # the tests, and the lint of what changed
+    if checked is not None and not checked[0]:
+        return False
     after = node.project_texts(paths)
     if unmet_parts(request, before, after):
         return False
