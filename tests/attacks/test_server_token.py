@@ -53,6 +53,7 @@ def test_loopback_asks_a_token_made_once_into_a_private_file(tmp_path):
             assert first.status_code == 303
             cookie = first.headers["set-cookie"]
             assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+            assert "Max-Age=2592000" in cookie  # the browser keeps its login (30 days)
             assert browser.get(f"{server.url}/", follow_redirects=True).status_code == 200
             assert browser.get(f"{server.url}/api/runs").status_code == 200
     kept = _token_file()

@@ -226,7 +226,7 @@ def test_info_names_the_model_roots_and_jobs(tmp_path):
     with served(tmp_path) as client:
         info = client.get("/api/info").json()
         assert info["roots"] == [str(tmp_path.resolve())]
-        assert info["model"].startswith("scripted:") and info["auth"] is False
+        assert info["model"].startswith("scripted:") and info["auth"] is True  # always asked
         assert {"solve", "agent", "review"} <= set(info["jobs"])
         page = client.get("/")
         assert page.status_code == 200 and 'src="/static/app.js"' in page.text

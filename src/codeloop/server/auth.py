@@ -1,12 +1,14 @@
 """The token rule, checked for every request before any route runs (a pure ASGI middleware,
 so streams pass through untouched).
 
-- With a token (required off loopback): every API call carries it, as `Authorization:
-  Bearer TOKEN` or as the `codeloop_token` cookie a browser gets by visiting `/?token=TOKEN`
-  or the login form at /login (EventSource cannot send headers). The cookie is HttpOnly and
-  SameSite=Strict. Without it: 401 JSON for the API and its docs, the login form for pages.
-- Without a token (loopback only): the Host header must name the loopback, so a web page
-  cannot reach the API by pointing its own domain at 127.0.0.1 (DNS rebinding).
+- With a token (always, unless the user says `--no-token`: the loopback is shared by every
+  account of the machine): every API call carries it, as `Authorization: Bearer TOKEN` or
+  as the `codeloop_token` cookie a browser gets by visiting `/?token=TOKEN` or the login
+  form at /login (EventSource cannot send headers). The cookie is HttpOnly and
+  SameSite=Strict, and kept 30 days (the token it holds lives in a file, made once).
+  Without it: 401 JSON for the API and its docs, the login form for pages.
+- Without a token (`--no-token`, loopback only): the Host header must name the loopback, so
+  a web page cannot reach the API by pointing its own domain at 127.0.0.1 (DNS rebinding).
 - Always: a state-changing request from a browser must come from the server's own origin
   (Origin / Sec-Fetch-Site), so another site's form or fetch cannot start or approve runs.
 """
@@ -58,8 +60,11 @@ def _host_name(host_header: str) -> str:
     return host_header.rsplit(":", 1)[0] if host_header.count(":") == 1 else host_header
 
 
+COOKIE_SECONDS = 30 * 24 * 3600  # the browser keeps its login (Jupyter Server: 30 days)
+
+
 def cookie_header(token: str) -> str:
-    return f"{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/"
+    return f"{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/; Max-Age={COOKIE_SECONDS}"
 
 
 async def _send_json(send, status: int, error: str, detail: str,
