@@ -179,7 +179,7 @@ def _script(tmp_path, refiner_reply: str, *, approve_when: str = "",
     content, not their order, so the engine may route as it likes."""
     import yaml
 
-    rules = [{"match": "Fix these problems", "reply": refiner_reply},
+    rules = [{"match": "Reply with every file you change", "reply": refiner_reply},
              {"match": approve_when or ".", "json": REVIEW_APPROVES},
              {"match": ".", "json": REVIEW_SAYS_FIX}]
     path = tmp_path / name

@@ -44,7 +44,7 @@ def verdict(approved: bool, *issues: str) -> dict:
 # the refiner adds the guard (or, told to, a docstring); the reviewer approves a file with
 # the guard and finds the missing check otherwise.
 GUARDED_CODE = 'raise ValueError("division by zero")'
-REFINER = "one SEARCH/REPLACE block per edit"
+REFINER = "Reply with every file you change"
 REVIEWER = "Answer with JSON"
 FIRST_ROUND = [{"match": "add a docstring", "reply": DOC_EDIT},
                {"match": REFINER, "reply": GUARD_EDIT},
@@ -253,7 +253,7 @@ from codeloop.store import RunStore
 class DiesInTheRefiner(ScriptedLLM):
     # the process is killed (SIGKILL: no cleanup at all) when the refiner asks the model
     def _generate(self, request):
-        if "SEARCH/REPLACE" in request.messages[-1].content:
+        if "Reply with every file you change" in request.messages[-1].content:
             os.kill(os.getpid(), signal.SIGKILL)
         return super()._generate(request)
 

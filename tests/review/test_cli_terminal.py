@@ -28,7 +28,7 @@ PROMPT = "Apply these changes?"
 # Answers by what is asked (see test_cli_flow.py): guard, docstring when told, approve the
 # guarded file.
 RULES = [{"match": "add a docstring", "reply": DOC_EDIT},
-         {"match": "one SEARCH/REPLACE block per edit", "reply": GUARD_EDIT},
+         {"match": "Reply with every file you change", "reply": GUARD_EDIT},
          {"match": 'raise ValueError("division by zero")',
           "json": {"approved": True, "issues": [], "suggestions": []}},
          {"match": "Answer with JSON",

@@ -53,6 +53,6 @@ def test_a_reply_without_any_block_or_code_is_told_the_format(workspace, store):
     llm = ScriptedLLM([approve(), "I would change the minus into a plus.", FIX_EDIT,
                        approve()])
     out = start_review(ReviewRequest(workspace=workspace, files=["calc.py"]), llm, store)
-    assert "no SEARCH/REPLACE block" in llm.calls[2][-1].content
+    assert "attempt 1 changed no file" in llm.calls[2][-1].content
     assert out.status == "awaiting_approval", out.message
     assert out.pending_diffs[0]["modified_content"] == FIXED

@@ -74,7 +74,7 @@ def test_killed_during_refinement_resumes_from_the_checkpoint(workspace, tmp_pat
     proc = _python(f"""
         class SlowRefiner(ScriptedLLM):
             def complete(self, messages, **kwargs):
-                if "SEARCH/REPLACE" in messages[-1].content:
+                if "Reply with every file you change" in messages[-1].content:
                     Path(sys.argv[3]).write_text("now")
                     time.sleep(120)
                 return super().complete(messages, **kwargs)

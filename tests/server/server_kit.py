@@ -28,7 +28,7 @@ ADD = "```python\ndef add(a, b):\n    return a + b\n```"
 ADD_TASK = {"task_id": "add", "signature": "def add(a, b)", "docstring": "Sum.",
             "examples": "add(1, 2) == 3"}
 # A review on the scripted model: the reviewer approves, the test fails, the refiner fixes.
-REVIEW_SCRIPT = [{"match": "Fix these problems", "reply": FIX_EDIT}, APPROVE, APPROVE, APPROVE]
+REVIEW_SCRIPT = [{"match": "Reply with every file you change", "reply": FIX_EDIT}, APPROVE, APPROVE, APPROVE]
 
 
 def write_script(directory: Path, replies: list, name: str = "script.yaml") -> str:

@@ -1,54 +1,47 @@
 """coder (implementation only): writes the requested files as artifacts held in state, never
-on disk. Files the request names (that exist) are shown whole: context first."""
+on disk, through the kit's edit engine (jobs/edit_engine). Context first: the files the
+request names (that exist) are shown whole, with the workspace tests that import them as the
+specification; the other files of the workspace are named in one line (a listing the model
+could copy as files is never shown). New files only where the request gives a reason
+(targets.no_reason_to_create); the review's checks run after each write (edit_site.py)."""
 
 from __future__ import annotations
 
-from codeloop.jobs.artifacts import language_of
-from codeloop.jobs.edits import whole_files
+from codeloop.jobs.edit_engine import EditTask, run_edit
+from codeloop.jobs.request_files import protects_tests
 from codeloop.jobs.stage import StageOutput
 from codeloop.jobs.usage import UsageRecord
-from codeloop.llm.base import Message
-from codeloop.review.context import ReviewContext, prompt, workspace_guard
+from codeloop.review.context import ReviewContext, workspace_guard
 from codeloop.review.debug import DebugTrail
-from codeloop.review.state import Artifact, ReviewState
-from codeloop.sandbox.pathguard import PathGuard, PathRefused
+from codeloop.review.edit_site import ReviewSite
+from codeloop.review.refiner import spec_tests
+from codeloop.review.state import ReviewState
+from codeloop.review.targets import request_targets, requested_new_files, workspace_python_files
 
-MAX_SHOWN_FILES = 3
-MAX_SHOWN_CHARS = 6000
-
-
-def named_files(guard: PathGuard, request: str, repo_map: str) -> list[dict]:
-    """Existing workspace files the request mentions by path, with their content."""
-    shown = []
-    for line in repo_map.splitlines():
-        path = line.split(":", 1)[0]
-        if path and (path in request or path.rsplit("/", 1)[-1] in request.split()):
-            try:
-                content = guard.read_bytes(path)[:MAX_SHOWN_CHARS].decode("utf-8", "replace")
-            except (OSError, PathRefused):
-                continue
-            shown.append({"path": path, "content": content, "language": language_of(path)})
-            if len(shown) == MAX_SHOWN_FILES:
-                break
-    return shown
+ROUNDS = 2
+MAX_NAMED = 20
 
 
 def write_code(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
                trail: DebugTrail) -> StageOutput:
-    spec = prompt("coder")
-    shown = named_files(workspace_guard(state), state["request"], state["repo_map"])
-    messages = spec.messages(request=state["request"], repo_map=state["repo_map"], shown=shown)
-    reply = ctx.ask_logged(usage, trail, "coder", spec, messages)
-    default = shown[0]["path"] if len(shown) == 1 else None
-    files = whole_files(reply.text, default)
-    if not files:  # one reflected retry: the format, said again
-        retry = [*messages[:-1], Message("user", f"{messages[-1].content}\n\n"
-                                                 f"{spec.retry_note.strip()}")]
-        files = whole_files(ctx.ask_logged(usage, trail, "coder", spec, retry).text, default)
-    if not files:
-        error = "The coder wrote no file in the required form (FILE: path + code block)"
+    guard = workspace_guard(state)
+    known = workspace_python_files(guard)
+    targets = request_targets(state, guard)
+    new = requested_new_files(state["request"], known)
+    spec = {p: t for p, t in spec_tests(state, list(targets)).items() if p not in targets}
+    others = [p for p in known if p not in targets and p not in spec][:MAX_NAMED]
+    context = (f"Other files in the workspace (not shown): {', '.join(others)}." if others
+               else "")
+    task = EditTask(request=state["request"], files={**spec, **targets}, edit=list(targets),
+                    spec=list(spec), new=new, context=context,
+                    protect_tests=protects_tests(state["request"]))
+    site = ReviewSite(state, ctx, trail, {}, targets=list(targets))
+    result = run_edit(ctx.llm, task, site, rounds=ROUNDS, bus=ctx.bus, stage="coder",
+                      usage=usage, say=lambda text: trail.log("thinking", text))
+    artifacts = site.artifacts()
+    if not artifacts:
+        why = "; ".join(result.notes[-2:]) or "no file in a usable form"
+        error = f"The coder wrote no file ({why})"[:600]
         return StageOutput({"workflow_status": "failed", "error_log": [error]}, error, ok=False)
-    artifacts = [Artifact(file_path=path, content=content, language=language_of(path))
-                 for path, content in files.items()]
     return StageOutput({"artifacts": artifacts},
-                       f"{len(artifacts)} file(s): {', '.join(files)}")
+                       f"{len(artifacts)} file(s): {', '.join(a['file_path'] for a in artifacts)}")

@@ -2,7 +2,8 @@
 ruff, the maintainability metrics with before/after deltas), then the model's
 {approved, issues, suggestions}. Rules the model cannot override: a HIGH security finding
 (bandit, secrets, or a target path the gate's path guard refused in this round), a failing
-test or code that does not compile is never approved, nor an unchanged file under a change
+test or code that does not compile or import (every changed module, in the sandbox, even
+when no test imports it) is never approved, nor an unchanged file under a change
 request.
 
 A pass hands the pending diffs to human_approval; a failure hands the concrete problems to
@@ -16,17 +17,19 @@ from typing import Any
 from codeloop.events import TestResult
 from codeloop.jobs.stage import StageOutput
 from codeloop.jobs.usage import UsageRecord
-from codeloop.llm.base import InvalidStructuredOutput
+from codeloop.llm.base import InvalidStructuredOutput, LLMError, Message
 from codeloop.review.checks import metric_deltas, ruff_findings, run_workspace_tests, syntax_error
 from codeloop.review.context import ReviewContext, prompt
 from codeloop.review.debug import DebugTrail
 from codeloop.review.diffs import pending_changes
+from codeloop.review.import_check import import_problems
 from codeloop.review.state import (
     MAX_ITERATIONS,
     MAX_REFINEMENT_ITERATIONS,
     RESET,
     ReviewState,
 )
+from codeloop.review.verdict import RETRY_NOTE, tolerant_verdict
 
 VERDICT_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -54,13 +57,32 @@ def _tests(state: ReviewState, ctx: ReviewContext, trail: DebugTrail) -> dict[st
     return result
 
 
+def _imports(state: ReviewState, ctx: ReviewContext, trail: DebugTrail) -> list[str]:
+    """The changed Python modules that compile but do not import, in the sandbox (a module
+    no test imports is checked too)."""
+    paths = [a["file_path"] for a in state["artifacts"]
+             if a["file_path"].endswith(".py")
+             and state["originals"].get(a["file_path"]) != a["content"]
+             and not syntax_error(a["file_path"], a["content"])]
+    if not paths:
+        return []
+    problems = import_problems(state["workspace"], state["artifacts"], paths,
+                               timeout=ctx.sandbox_timeout,
+                               unsafe_no_sandbox=ctx.unsafe_no_sandbox)
+    trail.log("tool_call", f"import check in the sandbox: {len(paths)} module(s), "
+                           f"{len(problems)} failed", {"problems": problems})
+    return problems
+
+
 def _unchanged(state: ReviewState) -> bool:
     return all(state["originals"].get(a["file_path"]) == a["content"]
                for a in state["artifacts"])
 
 
-def rule_problems(state: ReviewState, tests: dict[str, Any]) -> list[str]:
-    """What blocks approval whatever the model says."""
+def rule_problems(state: ReviewState, tests: dict[str, Any],
+                  imports: list[str] | None = None) -> list[str]:
+    """What blocks approval whatever the model says. `imports`: the changed modules that do
+    not import (import_check.py)."""
     problems = [f"HIGH path-guard finding: {f['message']}; that file was dropped and is never "
                 "written: leave it out, or put its content in a file inside the workspace"
                 for f in state.get("gate_refusals") or []]  # (.get: checkpoints from before)
@@ -71,6 +93,7 @@ def rule_problems(state: ReviewState, tests: dict[str, Any]) -> list[str]:
         problems.append(f"{tests['failed']} test(s) fail")
     problems += [e for e in (syntax_error(a["file_path"], a["content"])
                              for a in state["artifacts"]) if e]
+    problems += list(imports or [])
     if state["request"] and _unchanged(state):
         problems.append(f"the change request is not implemented yet: {state['request']}")
     return problems
@@ -94,10 +117,27 @@ def _ask_model(state, ctx, usage, trail, tests, lint) -> tuple[bool, list[str], 
         usage.prompt_tokens += exc.usage.prompt_tokens
         usage.completion_tokens += exc.usage.completion_tokens
         trail.log("error", f"the review model gave no valid verdict: {exc}", usage=exc.usage)
-        return False, ["the review model gave no valid verdict; review again"], []
+        data = _plain_retry(ctx, usage, trail, spec, messages)
+        if data is None:
+            return False, [("the review model gave no readable verdict twice: the change is "
+                           "not approved; review it again")], []
     issues = [str(i) for i in data.get("issues") or [] if str(i).strip()][:MAX_ITEMS]
     suggestions = [str(s) for s in data.get("suggestions") or [] if str(s).strip()][:MAX_ITEMS]
     return bool(data.get("approved")), issues, suggestions
+
+
+def _plain_retry(ctx, usage, trail, spec, messages) -> dict[str, Any] | None:
+    """One plain call asking for the verdict object alone, read tolerantly (verdict.py)."""
+    retry = [*messages[:-1], Message("user", f"{messages[-1].content}\n\n{RETRY_NOTE}")]
+    try:
+        reply = ctx.ask_logged(usage, trail, "reviewer", spec, retry)
+    except LLMError as exc:
+        trail.log("error", f"the review model's retry failed: {exc}")
+        return None
+    data = tolerant_verdict(reply.text)
+    if data is None:
+        trail.log("error", "the retry's verdict could not be read either")
+    return data
 
 
 def review(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
@@ -107,7 +147,7 @@ def review(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
     lint = [line for a in state["artifacts"] for line in ruff_findings(a["file_path"],
                                                                        a["content"])]
     metrics = metric_deltas(state["originals"], state["artifacts"])
-    blocking = rule_problems(state, tests)
+    blocking = rule_problems(state, tests, _imports(state, ctx, trail))
     if state["request"] and state["iteration"] == 0 and _unchanged(state):
         # Nothing done yet for a change request: no model verdict can pass it, and the
         # refiner gets the request itself (saves a review call, ~10 s on the 1.5B).

@@ -1,5 +1,8 @@
 """security_gate: the path guard on every artifact's target path, then bandit and the
-secrets scan on its content. A path the guard refuses (outside the workspace, `~`, `$VAR`,
+secrets scan on its content and on the files the request names (they hold the problem the
+request is about, whatever the model proposed). A new file the request gives no reason for
+(targets.no_reason_to_create: a placeholder path like relative/path.py) is refused like a
+path the guard refuses. A path the guard refuses (outside the workspace, `~`, `$VAR`,
 a symlink, git metadata, codeloop.toml ...) is a HIGH finding and the artifact is dropped:
 it can never be written. This gate's refusals (`gate_refusals`) also block the review that
 follows: a change that aimed a file outside is not approved, and the refiner is told to
@@ -15,6 +18,7 @@ from codeloop.review.context import ReviewContext, workspace_guard
 from codeloop.review.debug import DebugTrail
 from codeloop.review.history import CONTEXT_FILE
 from codeloop.review.state import Artifact, ReviewState
+from codeloop.review.targets import no_reason_to_create, request_targets, workspace_python_files
 from codeloop.sandbox.host_policy import refusal
 from codeloop.sandbox.pathguard import PathGuard, PathRefused
 
@@ -50,6 +54,7 @@ def gate(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
     kept: list[Artifact] = []
     refused: list[dict] = []
     originals = dict(state["originals"])
+    known: list[str] | None = None  # the workspace's Python files, read when first needed
     for artifact in state["artifacts"]:
         rel, why = check_target(guard, artifact["file_path"])
         if rel is None:
@@ -63,13 +68,26 @@ def gate(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
             except (OSError, PathRefused, UnicodeDecodeError) as exc:
                 refused.append(refused_finding(rel, f"the file on disk cannot be read: {exc}"))
                 continue
+        if originals.get(rel) is None:  # a new file: only where the request gives a reason
+            if known is None:
+                known = workspace_python_files(guard)
+            why = no_reason_to_create(rel, state, known)
+            if why is not None:
+                refused.append(refused_finding(rel, why))
+                trail.log("error", refused[-1]["message"])
+                continue
         kept = [a for a in kept if a["file_path"] != rel]  # "./a.py" and "a.py": the last
         kept.append(Artifact(file_path=rel, content=artifact["content"],
                              language=artifact["language"]))
     findings: list[dict] = []
-    for artifact in kept:
-        found = security_findings(artifact["file_path"], artifact["content"])
-        trail.log("tool_call", f"bandit + secrets on {artifact['file_path']}: "
+    scanned = {a["file_path"]: a["content"] for a in kept}
+    # The files the request names hold the problem it is about, whatever the model proposed
+    # (measured: a gate that scanned only a junk file the model wrote never saw it).
+    for path, text in request_targets(state, guard).items():
+        scanned.setdefault(path, text)
+    for path, content in scanned.items():
+        found = security_findings(path, content)
+        trail.log("tool_call", f"bandit + secrets on {path}: "
                                f"{len(found)} finding(s)", {"findings": list(found)})
         findings += found
     high = sum(1 for f in findings if f["severity"] == "high")

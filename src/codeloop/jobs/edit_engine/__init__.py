@@ -12,11 +12,12 @@ task agents call it. A job adds its own context (EditTask.context) and checks (i
 Public API (stable; the names below are what jobs import from `codeloop.jobs.edit_engine`):
 
     EditTask(request, files, edit, spec=[], new=[], failure=None, context="",
-             protect_tests=True)
+             protect_tests=True, whole_files=False)
     EditSite: a protocol, write(path, text) -> None | why refused; check() -> Check | None
     ToolboxSite(box, command): a workspace on disk through an agent toolbox
     Check(passed, output="", label="")
-    run_edit(llm, task, site, *, rounds=3, bus=None, stage="edit", usage=None, say=None)
+    run_edit(llm, task, site, *, rounds=3, bus=None, stage="edit", usage=None, say=None,
+             sample_first=False)
         -> EditResult(files, passed, check, rounds, calls, prompt_tokens,
                       completion_tokens, notes, replies; .tokens)
     plan_context(request, files, read) -> Plan | None: which files a request needs

@@ -48,6 +48,7 @@ class EditTask:
     failure: Check | None = None
     context: str = ""
     protect_tests: bool = True  # a test file is never written (the tests are the spec)
+    whole_files: bool = False  # ask for whole files even where a long file gets blocks
 
 
 class EditSite(Protocol):

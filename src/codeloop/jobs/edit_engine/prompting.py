@@ -11,7 +11,7 @@ from codeloop.jobs.edit_engine.api import Check, EditTask
 from codeloop.jobs.prompts import PromptSpec, load_prompt
 from codeloop.llm.base import Message
 
-PROMPT = ("codeloop.jobs.react", "context_first")  # the agent's template, shared
+PROMPT = ("codeloop.jobs.edit_engine", "edit")  # the agent's direct edit renders it too
 WHOLE_FILE_MAX_LINES = 150  # longer files are edited by SEARCH/REPLACE blocks
 
 
@@ -32,7 +32,8 @@ def edit_messages(spec: PromptSpec, task: EditTask, shown: dict[str, str],
     order = task.spec + [p for p in task.edit if p not in task.spec]
     files = [{"path": p, "content": with_newline(shown[p]), "language": language_of(p),
               "test": p in task.spec} for p in order if p in shown]
-    large = [p for p in task.edit if len(shown.get(p, "").splitlines()) > WHOLE_FILE_MAX_LINES]
+    large = [] if task.whole_files else \
+        [p for p in task.edit if len(shown.get(p, "").splitlines()) > WHOLE_FILE_MAX_LINES]
     request = task.request + (f"\n\n{task.context}" if task.context else "")
     return spec.messages(request=request, files=files, new_files=task.new,
                          tests=check.output if check else "",

@@ -7,6 +7,7 @@ parse (Python, JSON) refused with a note for the next prompt."""
 from __future__ import annotations
 
 import ast
+import re
 
 from codeloop import jsonsafe
 from codeloop.jobs.artifacts import Artifact, artifact
@@ -21,6 +22,8 @@ from codeloop.jobs.edit_engine.loose_edits import salvage, with_salvage
 from codeloop.jobs.edits import apply_blocks, edit_blocks, whole_files
 from codeloop.jobs.extract import code_blocks
 from codeloop.jobs.json_keys import restore_dropped_keys
+
+_PLAIN_PATH = re.compile(r"[\w.-]+(?:/[\w.-]+)*")
 
 
 def files_from_reply(reply: str, plan: Plan, shown: dict[str, str],
@@ -91,7 +94,10 @@ def _loose_code(reply: str, targets: list[str], shown: dict[str, str]
 
 
 def _resolve(path: str, targets: list[str], spec: list[str]) -> str | None:
-    """The file a reply's name means: exactly, or the one target or test it ends."""
+    """The file a reply's name means: exactly, or the one target or test it ends; never a
+    name that is no plain path (`calc.py: def add`, copied from a listing)."""
+    if not _PLAIN_PATH.fullmatch(path):
+        return None
     if path in targets or path in spec:
         return path
     ends = [t for t in targets + spec if t.endswith("/" + path) or path.endswith("/" + t)]

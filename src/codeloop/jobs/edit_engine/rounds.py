@@ -27,7 +27,7 @@ from codeloop.jobs.edit_engine.request_coverage import unmet_parts
 from codeloop.jobs.request_files import is_test_path
 from codeloop.jobs.stage import ask_model
 from codeloop.jobs.usage import UsageRecord
-from codeloop.llm.base import LLM, LLMError
+from codeloop.llm.base import LLM
 
 MAX_ROUNDS = 3
 RETRY_TEMPERATURE = 0.7  # as the agent's direct edit (jobs/react/context_first.py)
@@ -36,10 +36,13 @@ RETRY_TEMPERATURE = 0.7  # as the agent's direct edit (jobs/react/context_first.
 def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUNDS,
              bus: EventBus | None = None, stage: str = "edit",
              usage: UsageRecord | None = None,
-             say: Callable[[str], None] | None = None) -> EditResult:
+             say: Callable[[str], None] | None = None,
+             sample_first: bool = False) -> EditResult:
     """Have the model change `task`'s files until `site.check()` passes, at most `rounds`
     model calls (one more for the rest of a partly done request counts among them).
-    Every call is counted in `usage` and emitted on `bus` (as `stage`)."""
+    Every call is counted in `usage` and emitted on `bus` (as `stage`); a model error
+    (LLMError) propagates to the caller. `sample_first`:
+    the first call samples too (the caller's last attempt at this prompt changed nothing)."""
     spec = edit_prompt()
     usage = usage if usage is not None else UsageRecord()
     start = UsageRecord(**usage.as_dict())
@@ -59,17 +62,15 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
         attempt += 1
         messages = edit_messages(spec, task, shown, check, attempt, problems, unmet=unmet)
         prompt = [(m.role, m.content) for m in messages]
-        repeated = prompt in asked or echoes >= 2 or \
+        repeated = prompt in asked or echoes >= 2 or (sample_first and attempt == 1) or \
             (len(result.replies) > 1 and result.replies[-1] in result.replies[:-1])
         asked.append(prompt)
         _say(say, f"edit, attempt {attempt}: {', '.join(plan.edit + plan.new)}")
-        try:
-            reply = ask_model(llm, messages, stage=stage, bus=bus, usage=usage,
-                              max_tokens=spec.max_tokens,
-                              temperature=RETRY_TEMPERATURE if repeated else spec.temperature)
-        except LLMError as exc:
-            result.notes.append(f"the model call failed: {exc}")
-            break
+        # a model error propagates: the job decides what a failed call means (review
+        # records the run as interrupted, to resume)
+        reply = ask_model(llm, messages, stage=stage, bus=bus, usage=usage,
+                          max_tokens=spec.max_tokens,
+                          temperature=RETRY_TEMPERATURE if repeated else spec.temperature)
         result.replies.append(reply.text)
         changes, problems = files_from_reply(reply.text, plan, shown, task.request)
         if reply.finish_reason == "length":
@@ -78,17 +79,20 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
         same = [p for p, text in changes.items() if shown.get(p) == text]
         written = _write(site, plan, {p: t for p, t in changes.items() if p not in same},
                          problems)
-        result.notes += problems
         if not written:
+            result.notes += problems
             if passing is not None:  # "DONE" or nothing usable for the rest: keep the pass
                 break
             if same:
                 echoes += 1
+                result.notes.append(f"attempt {attempt} sent {', '.join(same)} back unchanged")
                 problems += echo_focus(check.output if check else "", shown, plan.edit, same)
             else:
                 problems.append(f"attempt {attempt} changed no file: reply with a line "
                                 "`FILE: path` and the file's new content in a fenced block")
+                result.notes.append(problems[-1])
             continue
+        result.notes += problems
         for path in written:
             shown[path] = changes[path]
             result.files[path] = changes[path]

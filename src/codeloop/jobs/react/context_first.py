@@ -99,8 +99,8 @@ class ContextFirst:
         self.llm, self.spec, self.bus, self.max_rounds = llm, spec, bus, max_rounds
         self.request, self.report = request, report
         self.box = spec.toolbox
-        self.prompt = load_prompt("codeloop.jobs.react", "context_first")
-        self.diagnose_prompt = load_prompt("codeloop.jobs.react", "diagnose")
+        self.prompt = load_prompt("codeloop.jobs.edit_engine", "edit")
+        self.diagnose_prompt = load_prompt("codeloop.jobs.edit_engine", "diagnose")
         self.lint = ChangedLint(self._say)
 
     # ------------------------------------------------------------------ the node

@@ -1,0 +1,99 @@
+"""The review's site for the edit engine (jobs/edit_engine): files held in state, never on
+disk before approval. A write goes through the security gate's path check (path guard, host
+policy) and the new-file rule (targets.no_reason_to_create); the check is the review's own
+measurement of the files as they are now: the workspace's tests in the sandbox, every
+changed Python module compiled and imported in the sandbox, and the MEDIUM and HIGH
+security findings in the files changed and the files the request names."""
+
+from __future__ import annotations
+
+from codeloop.jobs.artifacts import language_of
+from codeloop.jobs.edit_engine import Check
+from codeloop.review.checks import run_workspace_tests, security_findings, syntax_error
+from codeloop.review.context import ReviewContext, workspace_guard
+from codeloop.review.debug import DebugTrail
+from codeloop.review.import_check import import_problems
+from codeloop.review.security_gate import check_target
+from codeloop.review.state import Artifact, ReviewState
+from codeloop.review.targets import no_reason_to_create, workspace_python_files
+
+SERIOUS = ("high", "medium")
+MAX_PROBLEMS = 10
+
+
+class ReviewSite:
+    """`files`: {path: text} of the change as it stands (the artifacts), updated by writes;
+    `targets`: the files the check's security scan covers besides the changed ones."""
+
+    def __init__(self, state: ReviewState, ctx: ReviewContext, trail: DebugTrail,
+                 files: dict[str, str], targets: list[str] | None = None) -> None:
+        self.state, self.ctx, self.trail = state, ctx, trail
+        self.files = dict(files)
+        self.targets = list(targets or [])
+        self.guard = workspace_guard(state)
+        self._known: list[str] | None = None
+
+    def _workspace_files(self) -> list[str]:
+        if self._known is None:
+            self._known = workspace_python_files(self.guard)
+        return self._known
+
+    def write(self, path: str, text: str) -> str | None:
+        rel, why = check_target(self.guard, path)
+        if rel is None:
+            return f"{path} was not written: {why}"
+        if rel not in self.files and not self.guard.exists(rel):
+            why = no_reason_to_create(rel, self.state, self._workspace_files())
+            if why is not None:
+                self.trail.log("error", f"{rel} not created: {why}")
+                return f"{rel} was not written: {why}"
+        self.files[rel] = text
+        return None
+
+    def artifacts(self) -> list[Artifact]:
+        return [Artifact(file_path=p, content=t, language=language_of(p))
+                for p, t in self.files.items()]
+
+    def changed(self) -> list[str]:
+        originals = self.state["originals"]
+        return [p for p, t in self.files.items() if originals.get(p) != t]
+
+    def check(self) -> Check | None:
+        problems = review_problems(self.state, self.ctx, self.trail, self.artifacts(),
+                                   self.changed(), self.targets)
+        return Check(not problems, "\n".join(f"- {p}" for p in problems[:MAX_PROBLEMS]))
+
+
+def review_problems(state: ReviewState, ctx: ReviewContext, trail: DebugTrail,
+                    artifacts: list[Artifact], changed: list[str],
+                    targets: list[str]) -> list[str]:
+    """The measured problems of a change: failing tests, modules that do not compile or
+    import, serious security findings in the changed and targeted files."""
+    problems: list[str] = []
+    current = {a["file_path"]: a["content"] for a in artifacts}
+    for path in changed:
+        error = syntax_error(path, current[path])
+        if error:
+            problems.append(error)
+    if state["test_files"]:
+        tests = run_workspace_tests(state["workspace"], artifacts, timeout=ctx.sandbox_timeout,
+                                    unsafe_no_sandbox=ctx.unsafe_no_sandbox)
+        trail.log("tool_call", f"pytest in the sandbox: {tests['passed']} passed, "
+                               f"{tests['failed']} failed", {"failures": tests["failures"]})
+        problems += [f"failing test {f}" for f in tests["failures"]]
+        if tests["failed"] and not tests["failures"]:
+            problems.append(f"{tests['failed']} test(s) fail")
+        if tests["failed"]:
+            problems.append("pytest output:\n" + tests["output_tail"][-1200:])
+    compiled = [p for p in changed if p.endswith(".py") and not syntax_error(p, current[p])]
+    problems += import_problems(state["workspace"], artifacts, compiled,
+                                timeout=ctx.sandbox_timeout,
+                                unsafe_no_sandbox=ctx.unsafe_no_sandbox)
+    for path in dict.fromkeys([*changed, *targets]):
+        if path not in current:
+            continue
+        for finding in security_findings(path, current[path]):
+            if finding["severity"] in SERIOUS:
+                problems.append(f"{finding['severity'].upper()} security finding in {path} "
+                                f"line {finding['line']}: {finding['message']}")
+    return problems
