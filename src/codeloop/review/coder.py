@@ -42,6 +42,9 @@ def write_code(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
     if not artifacts:
         why = "; ".join(result.notes[-2:]) or "no file in a usable form"
         error = f"The coder wrote no file ({why})"[:600]
-        return StageOutput({"workflow_status": "failed", "error_log": [error]}, error, ok=False)
-    return StageOutput({"artifacts": artifacts},
+        return StageOutput({"workflow_status": "failed", "error_log": [error],
+                            "refused_paths": [*state["refused_paths"], *site.refusals]},
+                           error, ok=False)
+    return StageOutput({"artifacts": artifacts, "gate_refusals": site.refusals,
+                        "refused_paths": [*state["refused_paths"], *site.refusals]},
                        f"{len(artifacts)} file(s): {', '.join(a['file_path'] for a in artifacts)}")

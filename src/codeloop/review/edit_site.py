@@ -1,9 +1,10 @@
 """The review's site for the edit engine (jobs/edit_engine): files held in state, never on
 disk before approval. A write goes through the security gate's path check (path guard, host
-policy) and the new-file rule (targets.no_reason_to_create); the check is the review's own
+policy: a refusal is a HIGH finding that blocks this round's review, as the gate's) and the
+new-file rule (targets.no_reason_to_create); the check is the review's own
 measurement of the files as they are now: the workspace's tests in the sandbox, every
-changed Python module compiled and imported in the sandbox, and the MEDIUM and HIGH
-security findings in the files changed and the files the request names."""
+changed Python module compiled and imported in the sandbox, and the HIGH security
+findings in the files changed and the files the request names: what blocks an approval."""
 
 from __future__ import annotations
 
@@ -13,11 +14,11 @@ from codeloop.review.checks import run_workspace_tests, security_findings, synta
 from codeloop.review.context import ReviewContext, workspace_guard
 from codeloop.review.debug import DebugTrail
 from codeloop.review.import_check import import_problems
-from codeloop.review.security_gate import check_target
+from codeloop.review.security_gate import check_target, refused_finding
 from codeloop.review.state import Artifact, ReviewState
 from codeloop.review.targets import no_reason_to_create, workspace_python_files
 
-SERIOUS = ("high", "medium")
+SERIOUS = ("high",)  # what blocks an approval (reviewer.rule_problems): the same bar
 MAX_PROBLEMS = 10
 
 
@@ -32,6 +33,7 @@ class ReviewSite:
         self.targets = list(targets or [])
         self.guard = workspace_guard(state)
         self._known: list[str] | None = None
+        self.refusals: list[dict] = []  # the path guard's refusals, as the gate's findings
 
     def _workspace_files(self) -> list[str]:
         if self._known is None:
@@ -40,7 +42,9 @@ class ReviewSite:
 
     def write(self, path: str, text: str) -> str | None:
         rel, why = check_target(self.guard, path)
-        if rel is None:
+        if rel is None:  # a HIGH finding: it blocks the review of this round (the gate's)
+            self.refusals.append(refused_finding(path, why or "refused"))
+            self.trail.log("error", self.refusals[-1]["message"])
             return f"{path} was not written: {why}"
         if rel not in self.files and not self.guard.exists(rel):
             why = no_reason_to_create(rel, self.state, self._workspace_files())
@@ -68,7 +72,7 @@ def review_problems(state: ReviewState, ctx: ReviewContext, trail: DebugTrail,
                     artifacts: list[Artifact], changed: list[str],
                     targets: list[str]) -> list[str]:
     """The measured problems of a change: failing tests, modules that do not compile or
-    import, serious security findings in the changed and targeted files."""
+    import, HIGH security findings in the changed and targeted files."""
     problems: list[str] = []
     current = {a["file_path"]: a["content"] for a in artifacts}
     for path in changed:

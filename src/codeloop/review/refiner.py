@@ -90,6 +90,8 @@ def refine(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
         "files_changed": len(diffs)}
     update: dict[str, Any] = {"refinement_iteration": number, "artifacts": artifacts,
                               "code_diffs": diffs, "refinements": [record]}
+    update.update(gate_refusals=site.refusals,  # the gate adds them to its own
+                  refused_paths=[*state["refused_paths"], *site.refusals])
     if not diffs:
         why = "; ".join(result.notes[-2:]) or "the reply held no edit"
         update["error_log"] = [f"refinement {number} changed nothing ({why})"[:600]]

@@ -92,7 +92,9 @@ def gate(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
         findings += found
     high = sum(1 for f in findings if f["severity"] == "high")
     update = {"artifacts": kept, "security_findings": findings, "originals": originals,
-              "refused_paths": [*state["refused_paths"], *refused], "gate_refusals": refused}
+              "refused_paths": [*state["refused_paths"], *refused],
+              # with the refusals of the coder's or refiner's writes in this round
+              "gate_refusals": [*(state.get("gate_refusals") or []), *refused]}
     if not kept:
         error = "No artifact left to review: every target path was refused"
         update.update(workflow_status="failed", error_log=[error])
