@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from codeloop.jobs.request_files import (
+    asks_to_change_tests,
     is_test_path,
     local_imports,
     mentioned_names,
@@ -64,3 +65,13 @@ def test_local_imports_resolve_modules_packages_and_relative_imports():
     assert local_imports("from . import util\nfrom .util import f\n", "pkg/__init__.py",
                          FILES) == ["pkg/util.py"]
     assert local_imports("def broken(:\n", "x.py", FILES) == []
+
+
+def test_a_negated_ask_protects_the_tests():
+    # "do not change the tests" is the opposite of asking for test changes (review's
+    # failing-test request showed the test file as a file to edit)
+    request = ("test_text_utils.py fails. Fix slugify in text_utils.py so the tests pass; "
+               "do not change the tests.")
+    assert not asks_to_change_tests(request) and protects_tests(request)
+    assert protects_tests("Fix the bug in a.py and don't edit the tests")
+    assert asks_to_change_tests("Fix the bug, then update the tests for it")

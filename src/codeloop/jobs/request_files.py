@@ -27,6 +27,7 @@ _CHANGE_TESTS = re.compile(
     r"[^.;:!?]{0,60}?\b(tests?|test cases?|test_\w+|unit tests?)\b", re.IGNORECASE)
 _TESTS_FIRST = re.compile(r"\b(the )?tests?\b[^.;:!?]{0,40}\b(is|are) (wrong|outdated|incorrect)"
                           r"|\bfix (the |this |that )?tests?\b", re.IGNORECASE)
+_NEGATED = re.compile(r"(\bnot|\bnever|n't|\bwithout|\bno)\s*$", re.IGNORECASE)
 # The request asks to repair behaviour: a bug, a crash, failing tests.
 _FIX = re.compile(r"\b(fix|bug|repair|crash(es|ing)?|broken|fails?|failing|error|wrong)\b",
                   re.IGNORECASE)
@@ -79,8 +80,11 @@ def protects_tests(request: str) -> bool:
 
 
 def asks_to_change_tests(request: str) -> bool:
-    """The request asks for tests to be written or changed."""
-    return bool(_CHANGE_TESTS.search(request) or _TESTS_FIRST.search(request))
+    """The request asks for tests to be written or changed (not "do not change the tests":
+    a negated ask is the opposite, measured on review's failing-test request)."""
+    asks = [m for m in _CHANGE_TESTS.finditer(request)
+            if not _NEGATED.search(request[max(0, m.start() - 16):m.start()])]
+    return bool(asks or _TESTS_FIRST.search(request))
 
 
 def asks_for_change(request: str) -> bool:

@@ -13,7 +13,7 @@ from codeloop.jobs.stage import StageOutput
 from codeloop.jobs.usage import UsageRecord
 from codeloop.review.context import ReviewContext, workspace_guard
 from codeloop.review.debug import DebugTrail
-from codeloop.review.edit_site import ReviewSite
+from codeloop.review.edit_site import ReviewSite, log_rounds
 from codeloop.review.refiner import spec_tests
 from codeloop.review.state import ReviewState
 from codeloop.review.targets import request_targets, requested_new_files, workspace_python_files
@@ -38,6 +38,7 @@ def write_code(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
     site = ReviewSite(state, ctx, trail, {}, targets=list(targets))
     result = run_edit(ctx.llm, task, site, rounds=ROUNDS, bus=ctx.bus, stage="coder",
                       usage=usage, say=lambda text: trail.log("thinking", text))
+    log_rounds(trail, result)
     artifacts = site.artifacts()
     if not artifacts:
         why = "; ".join(result.notes[-2:]) or "no file in a usable form"

@@ -9,7 +9,7 @@ findings in the files changed and the files the request names: what blocks an ap
 from __future__ import annotations
 
 from codeloop.jobs.artifacts import language_of
-from codeloop.jobs.edit_engine import Check
+from codeloop.jobs.edit_engine import Check, EditResult
 from codeloop.review.checks import run_workspace_tests, security_findings, syntax_error
 from codeloop.review.context import ReviewContext, workspace_guard
 from codeloop.review.debug import DebugTrail
@@ -66,6 +66,14 @@ class ReviewSite:
         problems = review_problems(self.state, self.ctx, self.trail, self.artifacts(),
                                    self.changed(), self.targets)
         return Check(not problems, "\n".join(f"- {p}" for p in problems[:MAX_PROBLEMS]))
+
+
+def log_rounds(trail: DebugTrail, result: EditResult) -> None:
+    """Each engine round's prompt and reply in the node's debug trail (what --debug shows
+    and the run's events keep), as ask_logged does for the review's own calls."""
+    for number, (prompt, reply) in enumerate(zip(result.prompts, result.replies), 1):
+        trail.log("prompt", prompt, {"prompt": "edit", "round": number})
+        trail.log("result", reply, {"prompt": "edit", "round": number})
 
 
 def review_problems(state: ReviewState, ctx: ReviewContext, trail: DebugTrail,

@@ -25,7 +25,7 @@ from codeloop.jobs.usage import UsageRecord
 from codeloop.review.context import ReviewContext, workspace_guard
 from codeloop.review.debug import DebugTrail
 from codeloop.review.diffs import make_diff
-from codeloop.review.edit_site import ReviewSite
+from codeloop.review.edit_site import ReviewSite, log_rounds
 from codeloop.review.state import ReviewState
 from codeloop.review.targets import request_targets
 from codeloop.sandbox.pathguard import PathRefused
@@ -72,6 +72,7 @@ def refine(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
     result = run_edit(ctx.llm, task, site, rounds=ROUNDS, bus=ctx.bus, stage="refiner",
                       usage=usage, say=lambda text: trail.log("thinking", text),
                       sample_first=last is not None and not last.get("files_changed"))
+    log_rounds(trail, result)
     artifacts = [a for a in site.artifacts() if a["file_path"] in current
                  or a["file_path"] in result.files]
     diffs = []

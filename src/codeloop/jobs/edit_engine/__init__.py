@@ -19,7 +19,7 @@ Public API (stable; the names below are what jobs import from `codeloop.jobs.edi
     run_edit(llm, task, site, *, rounds=3, bus=None, stage="edit", usage=None, say=None,
              sample_first=False)
         -> EditResult(files, passed, check, rounds, calls, prompt_tokens,
-                      completion_tokens, notes, replies; .tokens)
+                      completion_tokens, notes, prompts, replies; .tokens)
     plan_context(request, files, read) -> Plan | None: which files a request needs
     test_command(files) -> str | None: how the project's Python tests run
 

@@ -77,7 +77,8 @@ class EditResult:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     notes: list[str] = field(default_factory=list)
-    replies: list[str] = field(default_factory=list)
+    prompts: list[str] = field(default_factory=list)  # each round's user message, as sent
+    replies: list[str] = field(default_factory=list)  # each round's reply, as received
 
     @property
     def tokens(self) -> int:

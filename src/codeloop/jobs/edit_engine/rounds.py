@@ -65,6 +65,7 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
         repeated = prompt in asked or echoes >= 2 or (sample_first and attempt == 1) or \
             (len(result.replies) > 1 and result.replies[-1] in result.replies[:-1])
         asked.append(prompt)
+        result.prompts.append(messages[-1].content)
         _say(say, f"edit, attempt {attempt}: {', '.join(plan.edit + plan.new)}")
         # a model error propagates: the job decides what a failed call means (review
         # records the run as interrupted, to resume)
