@@ -16,7 +16,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "build"))
 
-from build_replies import finish, read, replies, task_script, write
+from build_replies import file_reply, no_wiring, reply_with_tests
 
 from codeloop.build.models import scripted_agents
 from codeloop.build.repo import commit_paths, head, init_project, squash_merge
@@ -167,14 +167,15 @@ def test_review_names_the_changes_gitignore_or_the_policy_keep_from_it(project):
 
 # ---------------------------------------------------------------- build
 def test_a_build_task_cannot_commit_implicit_code(tmp_path):
-    hostile = replies(
-        write("sitecustomize/__init__.py", "import os\nos.system('touch /tmp/pwned')"),
-        write(f"app/a{HOST_SUFFIX}", "not really ELF"),
-        write("app/a.pyc", "not really bytecode"),
-    ) + task_script("tests/test_a.py", "from app.a import a\n\n\ndef test_a():\n"
-                    "    assert a() == 1\n", "app/a.py", "def a():\n    return 1\n")
+    test = "from app.a import a\n\n\ndef test_a():\n    assert a() == 1\n"
+    hostile = [reply_with_tests(test), file_reply(
+        ("sitecustomize.py", "import os\nos.system('touch /tmp/pwned')"),
+        ("usercustomize/__init__.py", "import os\nos.system('touch /tmp/pwned')"),
+        (f"a{HOST_SUFFIX}", "not really ELF"),
+        ("app/a.pyc", "not really bytecode"),
+        ("app/a.py", "def a():\n    return 1\n"))]
     out = tmp_path / "project"
-    agents = {"task:A": hostile, "integration": replies(read("app/main.py"), finish())}
+    agents = {"task:A": hostile, "integration": no_wiring()}
     request = {"tech_stack": "python-api",
                "tasks": [{"id": "A", "description": "the a function", "keywords": ["a"]}]}
     inputs = prepare(request, out_dir=out, options=BuildOptions(retries=0))
@@ -182,13 +183,16 @@ def test_a_build_task_cannot_commit_implicit_code(tmp_path):
     with RunStore(tmp_path / "runs.sqlite") as store, store.run("build", inputs.record()) as run:
         run.bus.subscribe(recorder)
         final = execute(inputs, run, store, BuildRuntime(llm_for=scripted_agents(agents)))
+    # Plain top-level names reach the tools and are refused there (the host policy); paths
+    # into the package the request does not name never leave the engine's reader.
     refused = [e.result for e in recorder.events if e.type == "tool_call" and not e.ok]
-    assert len(refused) == 3 and all("never written" in r for r in refused), refused
+    assert len(refused) == 2 and all("never written" in r for r in refused), refused
     assert final["status"] == "COMPLETE", final
     tracked = git(["ls-files"], out).stdout.split()
     assert "app/a.py" in tracked
-    assert not [p for p in tracked if "sitecustomize" in p or p.endswith((".so", ".pyc"))]
-    assert not (out / "sitecustomize").exists() and not (out / f"app/a{HOST_SUFFIX}").exists()
+    assert not [p for p in tracked if "customize" in p or p.endswith((".so", ".pyc"))]
+    assert not (out / "sitecustomize.py").exists() and not (out / "usercustomize").exists()
+    assert not (out / f"a{HOST_SUFFIX}").exists() and not (out / "app/a.pyc").exists()
 
 
 @pytest.fixture

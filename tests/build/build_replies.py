@@ -1,65 +1,52 @@
-"""Scripted replies for the build job's agents (two_step mode: the tool, its JSON arguments,
-then each text argument as a ``` block), and ready-made task scripts that write real files.
+"""Scripted replies for the build job's agents, as the kit's edit engine reads them (a
+`FILE: path` line and a fenced block per file), and ready-made task scripts that write real
+files.
 
-`write(path, text)`, `read(path)`, `finish(summary)` are steps; `replies(*steps)` the model's
-replies for them, in order.
+A task's script is its test file (one fenced block: the task's test path is chosen by the
+job, not the model), then the code, then one reply per fix round. The integration's script
+is its wiring reply (`no_wiring()` when nothing needs wiring); a merge's, the resolved file.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-
-def write(path: str, text: str) -> list[str]:
-    return [json.dumps({"thought": f"write {path}", "tool": "write_file"}),
-            json.dumps({"path": path, "start_line": None, "end_line": None}),
-            f"```\n{text.rstrip()}\n```"]
+FENCE = {".py": "python", ".js": "javascript", ".jsx": "jsx", ".go": "go"}
 
 
-def read(path: str) -> list[str]:
-    return [json.dumps({"thought": f"read {path}", "tool": "read_file"}),
-            json.dumps({"path": path, "start_line": None, "end_line": None})]
+def _fence(path: str) -> str:
+    return next((lang for ext, lang in FENCE.items() if path.endswith(ext)), "")
 
 
-def finish(summary: str = "done") -> list[str]:
-    return [json.dumps({"thought": "done", "tool": "finish"}),
-            json.dumps({"summary": summary})]
+def reply_with_tests(text: str) -> str:
+    """The tests step's reply: the test file in one block."""
+    return f"```python\n{text.rstrip()}\n```"
 
 
-def replies(*steps: list[str]) -> list[str | dict[str, Any]]:
-    out: list[str | dict[str, Any]] = []
-    for step in steps:
-        out += step
-    return out
+def file_reply(*files: tuple[str, str]) -> str:
+    """An edit reply: each (path, text) as `FILE: path` and a fenced block."""
+    return "\n\n".join(f"FILE: {path}\n```{_fence(path)}\n{text.rstrip()}\n```"
+                       for path, text in files)
+
+
+def no_wiring() -> list[str]:
+    """The integration's reply when nothing needs wiring (the engine writes nothing)."""
+    return ["DONE"]
 
 
 def task_script(test_path: str, test_text: str, code_path: str, code_text: str,
                 fixes: list[tuple[str, str]] | None = None) -> list[str | dict[str, Any]]:
-    """One attempt: tests first (write, finish), then the code (read the tests, write,
-    finish), then one fix run per (path, text) in `fixes` (read the failing test file, which
-    the failure names, and the file; rewrite it; finish)."""
-    steps = [write(test_path, test_text), finish("tests written"),
-             read(test_path), write(code_path, code_text), finish("code written")]
-    for path, text in fixes or []:
-        steps += [read(test_path), read(path), write_existing(path, text), finish("fixed")]
-    return replies(*steps)
-
-
-def write_existing(path: str, text: str) -> list[str]:
-    return write(path, text)
-
-
-def edit(path: str, old: str, new: str) -> list[str]:
-    return [json.dumps({"thought": f"edit {path}", "tool": "edit_file"}),
-            json.dumps({"path": path}),
-            f"```\n{old.rstrip()}\n```", f"```\n{new.rstrip()}\n```"]
+    """One attempt: the tests, then the code, then one reply per (path, text) fix round.
+    (`test_path` is where the job puts the tests: kept to name them in failures.)"""
+    del test_path
+    return [reply_with_tests(test_text), file_reply((code_path, code_text)),
+            *(file_reply(fix) for fix in fixes or [])]
 
 
 def func_task(name: str, value: str, *, test_extra: str = "",
               code: str | None = None) -> list[str | dict[str, Any]]:
-    """A task whose agent writes tests/test_<name>.py (asserting <name>() == value) and then
-    app/<name>.py (returning value, or `code`)."""
+    """A task whose tests (tests/test_<name>.py) assert <name>() == value and whose code
+    (app/<name>.py) returns value, or is `code`."""
     test = (f"{test_extra}from app.{name} import {name}\n\n\n"
             f"def test_{name}():\n    assert {name}() == {value}\n")
     body = code if code is not None else f"def {name}():\n    return {value}\n"
@@ -74,6 +61,7 @@ def tasks(*specs: tuple[str, ...], keywords: bool = True) -> dict[str, Any]:
         for t, *deps in specs]}
 
 
-def shell(command: str) -> list[str]:
-    return [json.dumps({"thought": "run the tests", "tool": "run_bash_command"}),
-            json.dumps({"command": command, "timeout": None})]
+def search_replace(path: str, old: str, new: str) -> str:
+    """An edit reply changing `old` to `new` in `path` with a SEARCH/REPLACE block."""
+    return (f"FILE: {path}\n<<<<<<< SEARCH\n{old.rstrip()}\n=======\n{new.rstrip()}\n"
+            ">>>>>>> REPLACE")

@@ -5,7 +5,7 @@ work kept on main."""
 
 from __future__ import annotations
 
-from build_replies import finish, func_task, read, replies, task_script, tasks, write
+from build_replies import file_reply, func_task, no_wiring, task_script, tasks
 
 from codeloop.build.repo import branch_exists, merged_tasks
 
@@ -52,28 +52,31 @@ def test_failing_task_is_fixed_retried_then_blocked_with_its_dependents(build):
 def test_the_fix_request_holds_the_concrete_failure(build):
     fixed = task_script("tests/test_a.py", WRONG_TEST, "app/a.py", "def a():\n    return 1\n",
                         fixes=[("app/a.py", "def a():\n    return 42\n")])
-    agents = {"task:A": fixed, "integration": replies(read("app/main.py"), finish())}
+    agents = {"task:A": fixed, "integration": no_wiring()}
     built = build(tasks(("A",)), agents, fix_rounds=3)
     assert built.final["status"] == "COMPLETE"
     assert built.sleeps == []
     progress = built.progress()
-    # pytest's own summary, and the failing assertion itself went to the fix agent.
+    # pytest's own summary, and the failing assertion itself went to the next round.
     assert any(m.startswith("A: tests failed (1 passed, 1 failed") for m in progress), progress
-    fix_prompts = [call[-1].content for call in built.llm_for("task:A").calls
-                   if call[-1].content.startswith("Task A: the a function\nThe tests fail")]
-    assert fix_prompts and "assert 1 == 42" in fix_prompts[0]
+    calls = [call[-1].content for call in built.llm_for("task:A").calls]
+    assert len(calls) == 3  # the tests, the code, one fix
+    assert "assert 1 == 42" not in calls[1] and "assert 1 == 42" in calls[2]
 
 
 def test_a_task_that_writes_no_tests_is_not_accepted(build):
-    # Tests come first: code alone (no test file) fails the attempt.
-    code_only = replies(write("app/a.py", "def a():\n    return 1\n"), finish("tests?"))
+    # Tests come first: a reply of code alone is asked for again, told it holds no test;
+    # code every time fails the attempt before any code is asked for.
+    code_only = [file_reply(("app/a.py", "def a():\n    return 1\n"))] * 3
     built = build(tasks(("A",), ("B",), ("C",)), {"task:A": code_only,
                                                    "task:B": func_task("b", "2"),
                                                    "task:C": func_task("c", "3"),
-                                                   "integration": replies(read("app/main.py"),
-                                                                          finish())})
+                                                   "integration": no_wiring()})
     assert built.final["failed_tasks"]["A"].startswith(
-        "blocked: no test file was written (tests come first)")
+        "blocked: the tests stay outside the task: the file holds no test"), built.final
+    prompts = [call[-1].content for call in built.llm_for("task:A").calls]
+    assert len(prompts) == 3 and all("Write tests/test_a.py" in p for p in prompts)
+    assert "the file holds no test (a function named test_...)" in prompts[1]
     # One of three not merged is not more than half: the build completes without it.
     assert built.final["status"] == "COMPLETE"
     assert sorted(built.final["completed_tasks"]) == ["B", "C"]

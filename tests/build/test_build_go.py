@@ -7,7 +7,7 @@ import os
 import shutil
 
 import pytest
-from build_replies import edit, finish, read, replies, task_script
+from build_replies import search_replace, task_script
 
 from codeloop.build.repo import merged_tasks
 
@@ -41,12 +41,10 @@ func Sum(numbers []int) int {
 def test_a_go_api_built_with_real_go_test(build):
     request = {"tech_stack": "go-api", "tasks": [
         {"id": "T1", "description": "a Sum function", "keywords": ["total"]}]}
-    integration = replies(
-        read("internal/server/server.go"),
-        edit("internal/server/server.go", 'import (\n\t"encoding/json"\n\t"net/http"\n)',
-             'import (\n\t"encoding/json"\n\t"net/http"\n\n\t"project/internal/total"\n)\n\n'
-             'var _ = total.Sum'),
-        finish("the total package is linked into the server"))
+    integration = [search_replace(
+        "internal/server/server.go", 'import (\n\t"encoding/json"\n\t"net/http"\n)',
+        'import (\n\t"encoding/json"\n\t"net/http"\n\n\t"project/internal/total"\n)\n\n'
+        'var _ = total.Sum')]
     agents = {"task:T1": task_script("internal/total/total_test.go", TEST,
                                      "internal/total/total.go", CODE),
               "integration": integration}

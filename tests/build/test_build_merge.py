@@ -5,7 +5,7 @@ failed naming the conflicting file."""
 
 from __future__ import annotations
 
-from build_replies import finish, read, replies, task_script, tasks
+from build_replies import no_wiring, task_script, tasks
 
 from codeloop.build.repo import branch_exists, merged_tasks
 
@@ -22,7 +22,7 @@ def registry_task(name: str, code: str) -> list:
 
 def agents(merge: list) -> dict:
     return {"task:A": registry_task("alpha", ALPHA), "task:B": registry_task("beta", BETA),
-            "merge": merge, "integration": replies(read("app/main.py"), finish())}
+            "merge": merge, "integration": no_wiring()}
 
 
 def request():
@@ -51,13 +51,15 @@ def test_a_conflict_is_resolved_by_the_model_and_tested_again(build):
 
 def test_an_unresolved_conflict_keeps_the_branch_and_names_the_file(build):
     markers = f"```python\n<<<<<<< HEAD\n{ALPHA}=======\n{BETA}>>>>>>> theirs\n```"
-    built = build(request(), agents([markers]), max_parallel=2)
+    built = build(request(), agents([markers, markers]), max_parallel=2)  # two rounds
 
     first, = built.final["completed_tasks"]
     second = "B" if first == "A" else "A"
     reason = built.final["failed_tasks"][second]
-    assert reason.startswith("merge conflict in app/registry.py not resolved: conflict "
-                             "markers left in app/registry.py")
+    # The markers never reach the file: a reply holding them does not parse, twice.
+    assert reason.startswith("merge conflict in app/registry.py not resolved: no resolved "
+                             "app/registry.py came back (the new app/registry.py does not "
+                             "parse as Python"), reason
     assert f"branch task/{second} kept" in reason
     assert branch_exists(built.out, f"task/{second}")
     assert second not in built.final["blocked_tasks"]

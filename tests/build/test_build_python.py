@@ -4,7 +4,7 @@ dispatch order and the parallel cap are read from the run's events."""
 
 from __future__ import annotations
 
-from build_replies import finish, func_task, read, replies, tasks
+from build_replies import func_task, no_wiring, tasks
 
 from codeloop.build.repo import merged_tasks
 from codeloop.build.service import build_status, project_file, project_files
@@ -14,7 +14,7 @@ SLOW = "import time\n\ntime.sleep(1.5)\n"  # a test module that takes 1.5 s to i
 
 
 def integration():
-    return replies(read("app/main.py"), finish("nothing to wire"))
+    return no_wiring()
 
 
 def test_tasks_dispatch_on_merges_within_the_cap(build):

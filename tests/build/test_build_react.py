@@ -13,7 +13,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from build_replies import edit, finish, read, replies, task_script
+from build_replies import search_replace, task_script
 from stack_deps import install_once, linking_stack_file
 
 from codeloop.build.repo import merged_tasks
@@ -61,8 +61,7 @@ export default function App() {
 def test_a_react_spa_built_with_real_vitest(build, react_modules, tmp_path):
     request = {"tech_stack": "react-spa", "tasks": [
         {"id": "T1", "description": "a Counter component", "keywords": ["counter"]}]}
-    integration = replies(read("src/App.jsx"), edit("src/App.jsx", APP, APP_WITH_COUNTER),
-                          finish("the counter is in the app"))
+    integration = [search_replace("src/App.jsx", APP, APP_WITH_COUNTER)]
     agents = {"task:T1": task_script("src/Counter.test.jsx", COUNTER_TEST,
                                      "src/Counter.jsx", COUNTER),
               "integration": integration}

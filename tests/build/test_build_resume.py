@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import yaml
-from build_replies import finish, func_task, read, replies, tasks
+from build_replies import func_task, no_wiring, tasks
 
 from codeloop.build.repo import merged_tasks
 from codeloop.gitutil import git, status
@@ -60,7 +60,7 @@ def start_and_kill(tmp_path: Path) -> tuple[list[str], Path, Path, str]:
 def second_script(tmp_path: Path) -> str:
     return write_script(tmp_path / "second.yaml", {
         "task:T2": func_task("t2", "2"),  # T1 has no script: redoing it would fail
-        "integration": replies(read("app/main.py"), finish())})
+        "integration": no_wiring()})
 
 
 def test_kill_during_generation_then_resume(tmp_path):

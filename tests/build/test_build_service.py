@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from build_replies import finish, func_task, read, replies, tasks
+from build_replies import func_task, no_wiring, tasks
 
 from codeloop.build.models import scripted_agents
 from codeloop.build.service import (
@@ -21,7 +21,7 @@ from codeloop.build.service import (
 
 def test_start_build_then_follow_its_status(tmp_path, store):
     agents = {"task:A": func_task("a", "1"), "task:B": func_task("b", "2"),
-              "integration": replies(read("app/main.py"), finish())}
+              "integration": no_wiring()}
     run_id = start_build(store, tasks(("A",), ("B", "A")), out_dir=str(tmp_path / "p"),
                          llm_for=scripted_agents(agents))
     seen = []
@@ -52,7 +52,7 @@ def test_bad_input_and_unknown_runs(tmp_path, store):
 
 def test_project_files_stay_inside_the_project(tmp_path, build):
     built = build(tasks(("A",)), {"task:A": func_task("a", "1"),
-                                  "integration": replies(read("app/main.py"), finish())})
+                                  "integration": no_wiring()})
     (tmp_path / "secret.txt").write_text("outside")
     (built.out / "link.txt").symlink_to(tmp_path / "secret.txt")
     for path in ("../secret.txt", "/etc/passwd", "link.txt", ".git/config", "app/../../x"):

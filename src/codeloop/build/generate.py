@@ -100,6 +100,8 @@ def _unit(ctx: BuildContext, task_id: str, schedule: Schedule) -> TaskUnit:
                     repo=str(ctx.out_dir), worktree=str(ctx.worktrees / task_id),
                     done_tasks=[f"{t} ({request.task(t).description[:80]})"
                                 for t in schedule.merged],
+                    others=[t.model_dump() for t in request.tasks if t.id != task_id],
+                    merged=list(schedule.merged),
                     retries=ctx.retries, fix_rounds=ctx.fix_rounds,
                     backoff_seconds=ctx.backoff_seconds)
 

@@ -1,22 +1,26 @@
 """IntegrationAgent: on main, once the tasks are merged: wire the parts together (entry
-point, routes registered), run the whole test suite in the sandbox, fix at most
-`integration_fixes` times. Its changes are committed on main like a task agent's."""
+point, routes registered) and fix what the whole test suite (in the sandbox) says, through
+the kit's edit engine: the entry point and the project's modules in one prompt, the suite's
+failure in the next, at most `integration_fixes` fix rounds. Its writes are committed on main
+like a task's (edit_site.py)."""
 
 from __future__ import annotations
 
+from codeloop.build.code_step import request_text
 from codeloop.build.context import BuildContext, emit_state
+from codeloop.build.edit_site import StackSite
 from codeloop.build.push import push_main
 from codeloop.build.state import BuildState
-from codeloop.build.task_agent import Done, agent_spec, agent_text
-from codeloop.build.testing import run_tests
+from codeloop.build.testing import TestRun
 from codeloop.events import Progress
-from codeloop.jobs.agent_run import run_agent
+from codeloop.jobs.edit_engine.api import Check, EditTask
+from codeloop.jobs.edit_engine.rounds import run_edit
+from codeloop.jobs.request_files import is_test_path
 from codeloop.jobs.stage import StageOutput
 from codeloop.jobs.usage import UsageRecord
 from codeloop.llm.base import LLMError
-from codeloop.tools.workspace import Workspace
 
-ENTRY_HINTS = {"python": "app/main.py", "javascript": "src/app.js", "go": "internal/server"}
+SHOWN_CHARS = 16_000  # of the project's modules in the prompt
 
 
 def integrate(state: BuildState, ctx: BuildContext, _usage: UsageRecord) -> StageOutput:
@@ -25,35 +29,36 @@ def integrate(state: BuildState, ctx: BuildContext, _usage: UsageRecord) -> Stag
         return StageOutput({}, f"skipped: {state['error']}", ok=False)
     emit_state(bus, {**state, "status": "INTEGRATING"})
     merged = state["completed_tasks"]
-    workspace = Workspace.at(ctx.out_dir, shell_timeout=60.0,
-                             unsafe_no_sandbox=ctx.runtime.unsafe_no_sandbox)
-    spec = agent_spec("integration agent", "integration", stack, workspace, ctx.runtime)
+    site = StackSite(ctx.out_dir, stack, ctx.runtime, "integration")
     llm = ctx.runtime.llm_for("integration")
+    entry = stack.entry_point or stack.src_dir
     notes: list[str] = []
+    tests = _run(site)
 
-    def agent(request: str, step: str) -> None:
+    def edit(request: str, rounds: int) -> int:
+        shown = _project_files(site, entry)
+        failure = None if tests.passed else Check(False, tests.output, site.label)
         try:
-            run = run_agent(llm, spec, request, Done, bus=bus, role=f"integration {step}")
+            result = run_edit(llm, EditTask(request=request, files=shown, edit=list(shown),
+                                            failure=failure), site, rounds=rounds, bus=bus,
+                              stage="integration")
         except LLMError as exc:  # the tests decide; a model error is a note, not a crash
-            notes.append(f"{step}: the model failed: {exc}")
-            return
-        notes.append(f"{step}: {(run.output or {}).get('summary') or run.problem}")
+            notes.append(f"the model failed: {exc}")
+            return 0
+        notes.extend(result.notes[-4:])
+        return result.rounds
 
     if merged:
         descriptions = "; ".join(f"{t} ({ctx.task.task(t).description[:80]})" for t in merged)
-        agent(agent_text("integration_request", done_tasks=descriptions,
-                         entry_hint=ENTRY_HINTS.get(stack.language, stack.src_dir)), "wiring")
-    tests = run_tests(stack, ctx.out_dir, bus=bus, unsafe_no_sandbox=ctx.runtime.unsafe_no_sandbox)
+        edit(request_text("integration", done_tasks=descriptions, entry=entry), 1)
+        tests = site.last or tests
     fixes = 0
-    while not tests.passed and fixes < ctx.integration_fixes:
-        fixes += 1
+    if not tests.passed and ctx.integration_fixes:
         bus.emit(Progress(done=len(merged), total=state["total_tasks"],
                           message=f"integration: the suite fails ({tests.summary}); "
-                                  f"fix {fixes}/{ctx.integration_fixes}"))
-        agent(agent_text("integration_fix_request", summary=tests.summary,
-                         failure=tests.output), f"fix {fixes}")
-        tests = run_tests(stack, ctx.out_dir, bus=bus,
-                          unsafe_no_sandbox=ctx.runtime.unsafe_no_sandbox)
+                                  f"up to {ctx.integration_fixes} fix(es)"))
+        fixes = edit(request_text("integration_fix"), ctx.integration_fixes)
+        tests = site.last or tests
     push_main(ctx.out_dir, ctx.push_to, bus)
     report = {"passed": tests.passed, "fixes": fixes, "summary": tests.summary,
               "notes": notes}
@@ -64,3 +69,24 @@ def integrate(state: BuildState, ctx: BuildContext, _usage: UsageRecord) -> Stag
                            ok=False)
     return StageOutput({"status": "COMPLETE", "integration": report},
                        f"whole suite passes ({tests.summary}) after {fixes} fix(es)")
+
+
+def _run(site: StackSite) -> TestRun:
+    site.check()
+    assert site.last is not None
+    return site.last
+
+
+def _project_files(site: StackSite, entry: str) -> dict[str, str]:
+    """The entry point first, then the project's other source files, while they fit."""
+    files = [p for p in site.workspace.walk_files()
+             if p.startswith(site.stack.src_dir.strip("/") + "/") and not is_test_path(p)
+             and p.endswith((".py", ".js", ".jsx", ".go"))]
+    shown: dict[str, str] = {}
+    total = 0
+    for path in sorted(files, key=lambda p: (p != entry, p)):
+        text = site.read(path)
+        if text is not None and total + len(text) <= SHOWN_CHARS:
+            shown[path] = text
+            total += len(text)
+    return shown

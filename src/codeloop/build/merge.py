@@ -1,7 +1,8 @@
 """MergeAgent: one merge at a time (the scheduler calls it from its one thread). Clean: squash
 onto main, drop the branch and worktree. Conflict: the branch is squashed and rebased onto
-main, the model resolves each conflicted file (the whole file back, one call each), the
-tests run again, then the squash merge. Unresolved: the rebase is undone, the branch kept,
+main, the model resolves each conflicted file (the whole file back, at most two rounds), the
+tests run again, then the squash merge (the model's answers go through the kit's edit
+engine, as a task's code does). Unresolved: the rebase is undone, the branch kept,
 and the task fails naming the conflicting files. A branch holding a file the host policy
 refuses (a native module, bytecode, `sitecustomize`...) is never merged; the task fails
 naming it.
@@ -9,10 +10,12 @@ naming it.
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from codeloop.build.code_step import request_text
 from codeloop.build.repo import (
     abort_rebase,
     branch_name,
@@ -29,9 +32,8 @@ from codeloop.build.stacks import Stack
 from codeloop.build.testing import run_tests
 from codeloop.events import Progress
 from codeloop.gitutil import GitError
-from codeloop.jobs.extract import outer_block
-from codeloop.jobs.prompts import load_prompt
-from codeloop.jobs.stage import ask_model
+from codeloop.jobs.edit_engine.api import Check, EditTask
+from codeloop.jobs.edit_engine.rounds import run_edit
 from codeloop.llm.base import LLMError
 from codeloop.sandbox.pathguard import PathRefused
 from codeloop.tools.base import ToolError
@@ -39,6 +41,7 @@ from codeloop.tools.workspace import Workspace
 
 MARKERS = ("<<<<<<<", ">>>>>>>")
 MAX_CONFLICT_CHARS = 24_000  # a bigger conflicted file is not given to a small model
+RESOLVE_ROUNDS = 2
 
 
 @dataclass
@@ -95,35 +98,68 @@ def _refused(branch: str, refused: list[str]) -> MergeReport:
 
 def _resolve(worktree: Path, conflicts: list[str], task: dict[str, Any], stack: Stack,
              runtime: BuildRuntime) -> str:
-    """Write the model's resolution of each file; "" when all are resolved, else why not."""
-    ws = Workspace.at(worktree)
-    spec = load_prompt("codeloop.build", "resolve")
+    """Each conflicted file resolved through the kit's edit engine (the file with git's
+    markers in the prompt, the whole file back, at most RESOLVE_ROUNDS); "" when all are
+    resolved, else why not."""
+    site = ConflictSite(Workspace.at(worktree))
     llm = runtime.llm_for("merge")
     for path in conflicts:
         try:
-            content = ws.read_text(path)
+            content = site.workspace.read_text(path)
         except ToolError as exc:
             return f"{path}: {exc}"
         if len(content) > MAX_CONFLICT_CHARS:
             return f"{path} is too large to resolve ({len(content)} characters)"
-        messages = spec.messages(stack_description=stack.description, task_id=task["id"],
-                                 description=task["description"], path=path, content=content)
+        site.paths = [path]
+        request = request_text("merge", task_id=task["id"], description=task["description"],
+                               path=path)
         try:
-            reply = ask_model(llm, messages, stage="merge", bus=runtime.bus,
-                              max_tokens=spec.max_tokens, temperature=spec.temperature)
+            result = run_edit(llm, EditTask(request=request, files={path: content},
+                                            edit=[path], failure=site.check(),
+                                            protect_tests=False),
+                              site, rounds=RESOLVE_ROUNDS, bus=runtime.bus, stage="merge")
         except LLMError as exc:
             return f"the model failed on {path}: {exc}"
-        found = outer_block(reply.text)
-        if found is None or not found[1]:
-            return f"no resolved {path} in the model's answer"
-        text = found[0]
-        if any(line.startswith(MARKERS) for line in text.splitlines()):
-            return f"conflict markers left in {path}"
+        if not result.passed:
+            if not result.files:
+                why = "; ".join(list(dict.fromkeys(result.notes))[:2])
+                return f"no resolved {path} came back" + (f" ({why})" if why else "")
+            return result.check.output if result.check else f"{path} was not resolved"
+    return ""
+
+
+class ConflictSite:
+    """Where a conflict is resolved: the worktree in the middle of its rebase (writes
+    through the path guard, nothing committed: the rebase goes on with them); the check is
+    that no conflict marker is left and a Python file parses."""
+
+    def __init__(self, workspace: Workspace) -> None:
+        self.workspace, self.paths = workspace, []
+
+    def write(self, path: str, text: str) -> str | None:
+        if path not in self.paths:
+            return f"{path}: only the conflicted file {', '.join(self.paths)} may be changed"
         try:
-            ws.write_text(path, text)
+            self.workspace.write_text(path, text)
         except (ToolError, PathRefused) as exc:
             return f"{path}: {exc}"
-    return ""
+        return None
+
+    def check(self) -> Check:
+        for path in self.paths:
+            try:
+                text = self.workspace.read_text(path)
+            except ToolError as exc:
+                return Check(False, f"{path}: {exc}")
+            if any(line.startswith(MARKERS) or line.rstrip() == "======="
+                   for line in text.splitlines()):
+                return Check(False, f"conflict markers left in {path}")
+            if path.endswith(".py"):
+                try:
+                    ast.parse(text)
+                except SyntaxError as exc:
+                    return Check(False, f"{path} does not parse: {exc.msg} (line {exc.lineno})")
+        return Check(True)
 
 
 def _drop(repo: Path, worktree: Path, branch: str) -> None:

@@ -1,5 +1,6 @@
-"""TaskAgent: one task on its own branch and worktree, tests first, then code, then the
-stack's tests in the sandbox; a fix loop (at most `fix_rounds`) told the concrete failure;
+"""TaskAgent: one task on its own branch and worktree, tests first (scoped to the task's
+contract), then the code through the kit's edit engine, judged by the stack's tests in the
+sandbox, at most `fix_rounds` more rounds told the concrete failure (task_attempt.py);
 the whole attempt retried (at most `retries` more times, exponential backoff) from a fresh
 worktree with the last failure in the request. A plain function of a serialisable unit.
 """
@@ -11,28 +12,15 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
-
-from codeloop.build.repo import add_worktree, branch_name, changed_files
+from codeloop.build.repo import add_worktree, branch_name
 from codeloop.build.runtime import BuildRuntime, BuildStopped
 from codeloop.build.stacks import Stack
-from codeloop.build.testing import run_tests
-from codeloop.build.tools import DONE_SCHEMA, task_toolbox
+from codeloop.build.task_attempt import run_attempt
 from codeloop.events import Progress
 from codeloop.gitutil import GitError
-from codeloop.jobs.agent_run import run_agent
-from codeloop.jobs.prompts import prompt_file, render
-from codeloop.jobs.react.state import AgentLimits, AgentSpec
 from codeloop.llm.base import LLMError
 from codeloop.sandbox.types import SandboxUnavailable
 from codeloop.tools.base import ToolError
-from codeloop.tools.workspace import Workspace
-
-PROMPTS = "codeloop.build"
-
-
-class Done(BaseModel):
-    summary: str
 
 
 @dataclass(frozen=True)
@@ -44,6 +32,8 @@ class TaskUnit:
     repo: str
     worktree: str
     done_tasks: list[str] = field(default_factory=list)  # "T1 (description)" merged so far
+    others: list[dict[str, Any]] = field(default_factory=list)  # the graph's other tasks
+    merged: list[str] = field(default_factory=list)  # the ids of those on main
     retries: int = 5
     fix_rounds: int = 3
     backoff_seconds: float = 2.0
@@ -61,23 +51,6 @@ class TaskOutcome:
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
-
-
-def agent_text(key: str, **values: Any) -> str:
-    return render(prompt_file(PROMPTS, "agents")[key], **values).strip()
-
-
-def agent_spec(role: str, name: str, stack: Stack, workspace: Workspace,
-               runtime: BuildRuntime, limits: AgentLimits | None = None, *,
-               shell: bool = True) -> AgentSpec:
-    """A build agent (`name`: its event stage and commit label, e.g. "task T1"); `shell`:
-    may run the stack's tests itself (where the stack says how)."""
-    shell = shell and bool(stack.agent_test_command)
-    box = task_toolbox(workspace, name, runtime.bus, stage=name, shell=shell)
-    system = agent_text("system", role=role, stack_description=stack.description,
-                        tools=box.describe(), conventions=stack.conventions.strip(),
-                        test_command=stack.agent_test_command if shell else "")
-    return AgentSpec(name, system, box, DONE_SCHEMA, limits or runtime.agent_limits)
 
 
 def test_path(stack: Stack, task: dict[str, Any]) -> str:
@@ -103,48 +76,16 @@ class _Attempt:
         self.runtime.bus.emit(Progress(done=attempt, total=self.unit.retries + 1,
                                        message=f"{self.id}: {message}"))
 
-    def agent(self, request: str, step: str) -> str:
-        ws = Workspace.at(self.tree, shell_timeout=60.0,
-                          unsafe_no_sandbox=self.runtime.unsafe_no_sandbox)
-        # No shell while writing the tests: their run fails before the code exists, and the
-        # loop would then ask for the code in the tests' turn.
-        spec = agent_spec("task agent", f"task {self.id}", self.stack, ws, self.runtime,
-                          shell=step != "tests")
-        run = run_agent(self.llm, spec, request, Done, bus=self.runtime.bus,
-                        role=f"{self.id} {step}")
-        self.tokens += run.tokens
-        return (run.output or {}).get("summary", "") or run.problem
-
     def run(self, attempt: int, previous: str) -> tuple[bool, str, str]:
         """(passed, summary, failure) of one attempt from a fresh worktree."""
         add_worktree(Path(self.unit.repo), self.tree, branch_name(self.id), self.stack.deps_dirs)
-        target = test_path(self.stack, self.task)
-        self.say(f"writing tests ({target})", attempt)
-        self.agent(agent_text("tests_request", task=self.task, test_path=target,
-                              src_dir=self.stack.src_dir, previous=previous,
-                              done_tasks="; ".join(self.unit.done_tasks)), "tests")
-        tests = [p for p in changed_files(self.tree) if self.stack.is_test_file(p)]
-        if not tests:
-            return False, "", "no test file was written (tests come first)"
-        self.say(f"tests written ({', '.join(tests)}); writing the code", attempt)
-        summary = self.agent(agent_text("code_request", task=self.task,
-                                        test_files=", ".join(tests),
-                                        src_dir=self.stack.src_dir), "code")
-        result = run_tests(self.stack, self.tree, bus=self.runtime.bus,
-                           unsafe_no_sandbox=self.runtime.unsafe_no_sandbox)
-        for fix in range(1, self.unit.fix_rounds + 1):
-            if result.passed:
-                break
-            self.say(f"tests failed ({result.summary}); fix {fix}/{self.unit.fix_rounds}",
-                     attempt)
-            self.agent(agent_text("fix_request", task=self.task, summary=result.summary,
-                                  failure=result.output, src_dir=self.stack.src_dir), "fix")
-            result = run_tests(self.stack, self.tree, bus=self.runtime.bus,
-                               unsafe_no_sandbox=self.runtime.unsafe_no_sandbox)
-        if not result.passed:
-            return False, summary, f"tests fail: {result.summary}"
-        self.say(f"tests pass ({result.summary})", attempt)
-        return True, summary, ""
+        result = run_attempt(self.llm, self.runtime, self.stack, self.task, self.tree,
+                             test_path(self.stack, self.task), others=self.unit.others,
+                             merged=self.unit.merged, previous=previous,
+                             fix_rounds=self.unit.fix_rounds,
+                             say=lambda message: self.say(message, attempt))
+        self.tokens += result.tokens
+        return result.passed, result.summary, result.failure
 
 
 def run_task(unit: TaskUnit, runtime: BuildRuntime) -> dict[str, Any]:

@@ -1,0 +1,72 @@
+"""One attempt of a task, from a fresh worktree: its contract, its tests (scoped, first),
+then its code through the kit's edit engine, judged by the stack's tests in the sandbox.
+
+1. The contract (contract.py): what the task builds, what main holds, what later tasks will.
+2. The tests, asked for from it and checked against it before any code is asked for
+   (tests_first.py, test_scope.py); written to the task's test path and committed.
+3. The code, context first (code_step.py): the test file, the modules it imports and the
+   task's modules in one prompt; fresh prompts with the concrete failure, at most
+   `fix_rounds` + 1 rounds; the stack's tests run by the harness after each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from codeloop.build.code_step import code_task
+from codeloop.build.contract import task_contract
+from codeloop.build.edit_site import StackSite
+from codeloop.build.runtime import BuildRuntime
+from codeloop.build.stacks import Stack
+from codeloop.build.tests_first import ask_for_tests, dependency_files
+from codeloop.llm.base import LLM
+
+MAX_NOTES = 8  # of the engine's notes shown as progress lines
+
+
+@dataclass
+class AttemptResult:
+    passed: bool
+    summary: str
+    failure: str  # why not ("" when passed)
+    tokens: int
+
+
+def run_attempt(llm: LLM, runtime: BuildRuntime, stack: Stack, task: dict[str, Any],
+                tree: Path, test_path: str, *, others: list[dict[str, Any]],
+                merged: list[str], previous: str, fix_rounds: int,
+                say: Callable[[str], None]) -> AttemptResult:
+    """The attempt on the worktree `tree` (already made from main); see the module."""
+    task_id = task["id"]
+    label = f"task {task_id}"
+    site = StackSite(tree, stack, runtime, label, on_failure=lambda run, n: say(
+        f"tests failed ({run.summary}); fix {n}/{fix_rounds}" if n <= fix_rounds
+        else f"tests failed ({run.summary})"))
+    contract = task_contract(task, others, merged, stack, tree, site.workspace.walk_files(),
+                             test_path)
+    say(f"writing tests ({test_path})")
+    tests = ask_for_tests(llm, contract, task, stack, tree,
+                          dependency_files(contract, task, site.read), bus=runtime.bus,
+                          stage=label, previous=previous)
+    if tests.text is None:
+        why = "; ".join(tests.problems[:3]) or "no test file came back"
+        return AttemptResult(False, "", f"the tests stay outside the task: {why}",
+                             tests.tokens)
+    refused = site.write(test_path, tests.text)
+    if refused:
+        return AttemptResult(False, "", f"the tests could not be written: {refused}",
+                             tests.tokens)
+    say(f"tests written ({test_path}); writing the code")
+    code = code_task(llm, site, contract, task, test_path, rounds=fix_rounds + 1, stage=label,
+                     say=say)
+    for note in list(dict.fromkeys(code.notes))[:MAX_NOTES]:  # refused writes, unusable replies
+        say(note)
+    tokens = tests.tokens + code.tokens
+    if not code.passed:
+        return AttemptResult(False, "", f"tests fail: {code.summary}", tokens)
+    say(f"tests pass ({code.summary})")
+    return AttemptResult(True, f"{', '.join(code.written) or 'no file'} written; "
+                               f"the tests pass ({code.summary})", "", tokens)

@@ -1,0 +1,121 @@
+"""Tests first, scoped: the task's test file is asked for from its contract (contract.py), and
+checked against it (test_scope.py) before any code is asked for.
+
+One fresh prompt: the task, what it builds, what main holds (the code of the modules the
+task depends on), what the tests may import. The reply's file goes to the task's own test
+path (the model does not choose where). A file out of scope is asked for again, told exactly
+which lines and why, at most `rewrites` times (sampled when the prompt repeats itself); one
+still out of scope loses what is out of scope (test_scope.prune) when tests are left, else
+the attempt fails with the problems. Nothing is written before the file is in scope.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from codeloop.build.contract import TaskContract
+from codeloop.build.test_scope import ScopeProblem, prune, scope_problems
+from codeloop.events import EventBus, Progress
+from codeloop.jobs.edits import whole_files
+from codeloop.jobs.extract import code_blocks
+from codeloop.jobs.prompts import load_prompt
+from codeloop.jobs.stage import ask_model
+from codeloop.llm.base import LLM
+
+REWRITES = 2
+SHOWN_CODE_CHARS = 6_000  # of the modules the task depends on; beyond: their names only
+RETRY_TEMPERATURE = 0.7  # greedy decoding answers the same prompt the same way
+FENCES = {"python": "python", "javascript": "javascript", "go": "go"}
+
+
+@dataclass
+class TestsOutcome:
+    __test__ = False  # not a pytest test class
+
+    text: str | None  # the test file to write; None when none in scope came back
+    tokens: int = 0
+    problems: list[str] = field(default_factory=list)  # what the last file had out of scope
+    notes: list[str] = field(default_factory=list)  # what happened, for the progress lines
+
+
+def dependency_files(contract: TaskContract, task: dict[str, Any],
+                     read: Any) -> list[dict[str, str]]:
+    """The code of the modules the task's dependencies built (what its tests build on), as
+    long as it is short: a small model writes tests against the signatures it sees."""
+    deps = set(task.get("depends_on") or [])
+    files, total = [], 0
+    for path, by in sorted(contract.built_by.items()):
+        if by not in deps:
+            continue
+        text = read(path)
+        if text is None or total + len(text) > SHOWN_CODE_CHARS:
+            continue
+        total += len(text)
+        files.append({"path": path, "content": text if text.endswith("\n") else text + "\n"})
+    return files
+
+
+def ask_for_tests(llm: LLM, contract: TaskContract, task: dict[str, Any], stack: Any,
+                  tree: Path, files: list[dict[str, str]], *, bus: EventBus | None,
+                  stage: str, previous: str = "", rewrites: int = REWRITES) -> TestsOutcome:
+    """The task's test file, in scope (see the module docstring)."""
+    spec = load_prompt("codeloop.build", "tests_first")
+    outcome = TestsOutcome(None)
+    last, problems = "", []
+    asked: list[str] = []
+    for attempt in range(rewrites + 1):
+        messages = spec.messages(stack_description=stack.description,
+                                 conventions=stack.conventions.strip(), task=task,
+                                 contract=contract.as_prompt(), files=files,
+                                 previous=previous, test_path=contract.test_path,
+                                 last=last, problems=[str(p) for p in problems],
+                                 fence=FENCES.get(contract.language, ""))
+        prompt = messages[-1].content
+        repeated = prompt in asked
+        asked.append(prompt)
+        reply = ask_model(llm, messages, stage=stage, bus=bus, max_tokens=spec.max_tokens,
+                          temperature=RETRY_TEMPERATURE if repeated else spec.temperature)
+        outcome.tokens += reply.usage.total_tokens
+        text = test_file(reply.text, contract.test_path)
+        if text is None:
+            problems = [ScopeProblem(0, "the reply held no test file (one ```python block)")]
+            outcome.notes.append(f"tests {attempt + 1}: no test file in the reply")
+            continue
+        problems = scope_problems(text, contract, tree)
+        if not problems:
+            outcome.text, outcome.problems = text, []
+            return outcome
+        _say(bus, f"{contract.task_id}: the tests are out of the task's scope: "
+                  + "; ".join(str(p) for p in problems[:3]))
+        outcome.notes.append(f"tests {attempt + 1}: " + "; ".join(str(p) for p in problems))
+        last = text
+    outcome.problems = [str(p) for p in problems]
+    if last:
+        kept = prune(last, problems)
+        if kept is not None and not scope_problems(kept, contract, tree):
+            _say(bus, f"{contract.task_id}: the tests out of scope were left out")
+            outcome.text = kept
+            outcome.notes.append("the tests out of the task's scope were left out")
+    return outcome
+
+
+def test_file(reply: str, path: str) -> str | None:
+    """The test file in a reply: a `FILE:` block for `path`, the only block, or the first
+    Python block that defines a test."""
+    found = whole_files(reply, default_path=path)
+    if path in found:
+        return found[path]
+    if len(found) == 1:
+        return next(iter(found.values()))
+    for block in code_blocks(reply, any_language=True):
+        if re.search(r"\bdef test|\bfunc Test|\b(test|it|describe)\(", block):
+            return block if block.endswith("\n") else block + "\n"
+    return None
+
+
+def _say(bus: EventBus | None, message: str) -> None:
+    if bus is not None:
+        bus.emit(Progress(done=0, total=0, message=message))

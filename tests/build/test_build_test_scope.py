@@ -1,0 +1,175 @@
+"""Tests first, scoped to the task: a test file that needs what its task does not build (a
+module no task provides, an endpoint a later task builds, a package not installed) is caught
+before any code is asked for, the model is told exactly which line and why, and the rewrite
+is what the task is built against. The build runs for real (git, sandbox, pytest) on the
+bundled todo graph with scripted task agents; the checks without a model read the real
+scaffold and a real merged module."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from build_replies import file_reply, no_wiring, reply_with_tests
+
+from codeloop.build.contract import task_contract
+from codeloop.build.repo import merged_tasks
+from codeloop.build.stacks import load_stack
+from codeloop.build.test_scope import prune, scope_problems
+
+TODO = Path(__file__).resolve().parents[2] / "examples" / "build" / "todo" / "tasks.json"
+MODELS = """from pydantic import BaseModel, Field
+
+
+class TodoIn(BaseModel):
+    title: str = Field(min_length=1, max_length=200)
+    done: bool = False
+
+
+class Todo(TodoIn):
+    id: int
+"""
+GOOD_TESTS = """import pytest
+from pydantic import ValidationError
+
+from app.models import Todo, TodoIn
+
+
+def test_done_is_false_by_default():
+    assert TodoIn(title="milk").done is False
+
+
+def test_empty_title_is_rejected():
+    with pytest.raises(ValidationError):
+        TodoIn(title="")
+
+
+def test_todo_has_an_id():
+    assert Todo(id=1, title="milk").id == 1
+"""
+UNKNOWN_MODULE_TESTS = """from app.database import Session
+from app.models import TodoIn
+
+
+def test_saved():
+    assert Session().save(TodoIn(title="milk"))
+"""
+LATER_ENDPOINT_TESTS = """from fastapi.testclient import TestClient
+
+from app.main import app
+from app.models import TodoIn
+
+client = TestClient(app)
+
+
+def test_create_todo():
+    response = client.post("/todos", json={"title": "milk"})
+    assert response.status_code == 201
+
+
+def test_done_is_false_by_default():
+    assert TodoIn(title="milk").done is False
+"""
+
+
+def todo_request() -> dict:
+    return json.loads(TODO.read_text())
+
+
+def _t1_only(build, first_tests: str):
+    """The todo graph with only T1 scripted: its first test file, then GOOD_TESTS, then the
+    models. T2 has no script (it fails at once, T3 is blocked): T1 is what is looked at."""
+    agents = {"task:T1": [reply_with_tests(first_tests), reply_with_tests(GOOD_TESTS),
+                          file_reply(("app/models.py", MODELS))],
+              "integration": no_wiring()}
+    return build(todo_request(), agents)
+
+
+def _t1_prompts(built) -> list[str]:
+    return [call[-1].content for call in built.llm_for("task:T1").calls]
+
+
+def test_a_test_importing_a_module_no_task_provides_is_caught_and_rewritten(build):
+    built = _t1_only(build, UNKNOWN_MODULE_TESTS)
+
+    assert "T1" in merged_tasks(built.out)
+    assert (built.out / "tests" / "test_models.py").read_text() == GOOD_TESTS
+    first, second, third = _t1_prompts(built)
+    # The rewrite was asked for before any code: the second prompt is the tests' again,
+    # naming the import that is out of scope and the line it is on.
+    assert "Write tests/test_models.py" in first and "Write tests/test_models.py" in second
+    assert ("line 1: imports app.database, which no merged task provides and task T1 does "
+            "not build (it builds app.models") in second
+    assert "from app.database import Session" in second  # the file it was told about
+    assert "FILE: tests/test_models.py" in third and "Write app.models" in third
+    assert any("out of the task's scope" in m and "app.database" in m
+               for m in built.progress())
+
+
+def test_a_test_posting_to_a_later_tasks_endpoint_is_caught_and_rewritten(build):
+    built = _t1_only(build, LATER_ENDPOINT_TESTS)
+
+    assert "T1" in merged_tasks(built.out)
+    assert (built.out / "tests" / "test_models.py").read_text() == GOOD_TESTS
+    second = _t1_prompts(built)[1]
+    assert ("line 10: calls POST /todos: task T3 builds it (not merged yet), task T1 builds "
+            "no endpoint (served on main: GET /health)") in second
+
+
+def _scaffold(tmp_path: Path, extra: dict[str, str] | None = None) -> tuple[Path, list[str]]:
+    """The python-api scaffold's files, as a task's worktree holds them, plus `extra`."""
+    stack = load_stack("python-api")
+    files = {**stack.config_files, **stack.scaffold_files, **(extra or {})}
+    for path, text in files.items():
+        target = tmp_path / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text.replace("{{ project_name }}", "todo-api"))
+    return tmp_path, sorted(files)
+
+
+def _contract(task_id: str, tree: Path, files: list[str], merged: list[str], test: str):
+    tasks = todo_request()["tasks"]
+    task = next(t for t in tasks if t["id"] == task_id)
+    return task_contract(task, [t for t in tasks if t is not task], merged,
+                         load_stack("python-api"), tree, files, test)
+
+
+def test_a_package_that_is_not_installed_and_a_name_a_merged_module_lacks(tmp_path):
+    tree, files = _scaffold(tmp_path, {"app/models.py": MODELS})
+    contract = _contract("T2", tree, files, ["T1"], "tests/test_storage.py")
+    test = ("import passlib\n\nfrom app.models import TodoItem\nfrom app.storage import "
+            "TodoStore\n\n\ndef test_add():\n    assert TodoStore().add(TodoItem()).id == 1\n")
+    problems = [str(p) for p in scope_problems(test, contract, tree)]
+    assert problems == [
+        ("line 1: imports passlib: the package passlib is not installed for the project's "
+        "tests (they may import the standard library, fastapi, httpx, pytest, pydantic, "
+        "starlette, and the project's own modules)"),
+        ("line 3: imports TodoItem from app.models, which has no TodoItem (task T1 built it; "
+        "it holds BaseModel, Field, Todo, TodoIn)")]
+
+
+def test_a_tasks_own_endpoints_and_main_in_scope(tmp_path):
+    tree, files = _scaffold(tmp_path, {"app/models.py": MODELS,
+                                       "app/storage.py": "class TodoStore:\n    pass\n"})
+    contract = _contract("T3", tree, files, ["T1", "T2"], "tests/test_routes.py")
+    test = ("from fastapi import FastAPI\nfrom fastapi.testclient import TestClient\n\n"
+            "from app.routes import router\n\napp = FastAPI()\napp.include_router(router)\n"
+            "client = TestClient(app)\n\n\ndef test_get():\n"
+            "    todo = client.post('/todos', json={'title': 'a'}).json()\n"
+            "    assert client.get(f\"/todos/{todo['id']}\").status_code == 200\n"
+            "    assert client.get('/health').status_code == 404\n")
+    assert scope_problems(test, contract, tree) == []
+
+
+def test_prune_keeps_the_tests_in_scope(tmp_path):
+    tree, files = _scaffold(tmp_path)
+    contract = _contract("T1", tree, files, [], "tests/test_models.py")
+    problems = scope_problems(LATER_ENDPOINT_TESTS, contract, tree)
+    assert [p.line for p in problems] == [10]
+    kept = prune(LATER_ENDPOINT_TESTS, problems)
+    assert kept is not None and "test_done_is_false_by_default" in kept
+    assert "test_create_todo" not in kept
+    assert scope_problems(kept, contract, tree) == []
+    # Nothing in scope left: no file.
+    only_bad = UNKNOWN_MODULE_TESTS
+    assert prune(only_bad, scope_problems(only_bad, contract, tree)) is None
