@@ -156,7 +156,7 @@ def approve(
     as_json: bool = typer.Option(False, "--json", help="Print the outcome as JSON."),
     debug: bool = typer.Option(False, "--debug", help="Show every node's debug log live."),
 ) -> None:
-    """Approve a waiting review run: the changes you saw (named by --digest) are written."""
+    """Approve a waiting review run: write exactly the changes you saw."""
     _decide(run_id, True, message or "LGTM", model=model, store=store, as_json=as_json,
             debug=debug, no_input=True, digest=digest)
 
