@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import tempfile
 import time
 from collections import defaultdict
@@ -84,9 +85,7 @@ def main() -> None:
             git(["archive", "--format=tar.gz", f"--output={kept}", branch], out)
         log = git(["log", "--format=%h %s"], out).stdout
     summary = {
-        "command": "flock /tmp/codeloop-model.lock .venv/bin/python benchmarks/build_real.py "
-                   f"--model {args.model} --max-parallel {args.max_parallel} "
-                   f"--retries {args.retries}",
+        "command": ".venv/bin/python benchmarks/build_real.py " + " ".join(sys.argv[1:]),
         "model": args.model, "tasks_file": str(Path(args.tasks).relative_to(ROOT)),
         "minutes": round(minutes, 1), "final": final, "git_log": log.splitlines(),
         "tokens": {key: {"calls": c, "prompt": p, "completion": o}

@@ -173,3 +173,17 @@ def test_prune_keeps_the_tests_in_scope(tmp_path):
     # Nothing in scope left: no file.
     only_bad = UNKNOWN_MODULE_TESTS
     assert prune(only_bad, scope_problems(only_bad, contract, tree)) is None
+
+
+def test_a_test_using_a_name_nothing_defines_is_named(tmp_path):
+    # As the 1.5B wrote it: the second test uses the first one's variable.
+    tree, files = _scaffold(tmp_path)
+    contract = _contract("T1", tree, files, [], "tests/test_models.py")
+    test = ("from app.models import Todo, TodoIn\n\n\ndef test_todo_in():\n"
+            "    todo_in = TodoIn(title='a')\n    assert todo_in.done is False\n\n\n"
+            "def test_todo():\n    todo = Todo(todo_in)\n    assert todo.title == 'a'\n")
+    problems = scope_problems(test, contract, tree)
+    assert [str(p) for p in problems] == [
+        "line 10: Undefined name `todo_in`: a name the test uses that nothing defines"]
+    kept = prune(test, problems)
+    assert kept is not None and "test_todo_in" in kept and "def test_todo()" not in kept

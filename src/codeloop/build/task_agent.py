@@ -71,6 +71,7 @@ class _Attempt:
         # the agent's next model call.
         self.llm = runtime.stoppable(runtime.llm_for(f"task:{self.id}"))
         self.tokens = 0
+        self.detail = ""  # the last attempt's failing output, told to the next one
 
     def say(self, message: str, attempt: int) -> None:
         self.runtime.bus.emit(Progress(done=attempt, total=self.unit.retries + 1,
@@ -81,10 +82,12 @@ class _Attempt:
         add_worktree(Path(self.unit.repo), self.tree, branch_name(self.id), self.stack.deps_dirs)
         result = run_attempt(self.llm, self.runtime, self.stack, self.task, self.tree,
                              test_path(self.stack, self.task), others=self.unit.others,
-                             merged=self.unit.merged, previous=previous,
+                             merged=self.unit.merged,
+                             previous=previous + self.detail if previous else "",
                              fix_rounds=self.unit.fix_rounds,
                              say=lambda message: self.say(message, attempt))
         self.tokens += result.tokens
+        self.detail = result.detail
         return result.passed, result.summary, result.failure
 
 

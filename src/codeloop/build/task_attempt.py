@@ -24,6 +24,7 @@ from codeloop.build.stacks import Stack
 from codeloop.build.tests_first import ask_for_tests, dependency_files
 from codeloop.llm.base import LLM
 
+FAILURE_TAIL = 600  # characters of the failing run shown to the next attempt's tests
 MAX_NOTES = 8  # of the engine's notes shown as progress lines
 
 
@@ -31,8 +32,9 @@ MAX_NOTES = 8  # of the engine's notes shown as progress lines
 class AttemptResult:
     passed: bool
     summary: str
-    failure: str  # why not ("" when passed)
+    failure: str  # why not ("" when passed), one line
     tokens: int
+    detail: str = ""  # the failing output's tail, for the next attempt's prompt
 
 
 def run_attempt(llm: LLM, runtime: BuildRuntime, stack: Stack, task: dict[str, Any],
@@ -66,7 +68,10 @@ def run_attempt(llm: LLM, runtime: BuildRuntime, stack: Stack, task: dict[str, A
         say(note)
     tokens = tests.tokens + code.tokens
     if not code.passed:
-        return AttemptResult(False, "", f"tests fail: {code.summary}", tokens)
+        # The next attempt's tests are asked for with what failed (a test may be the wrong one).
+        tail = code.output.strip()[-FAILURE_TAIL:]
+        return AttemptResult(False, "", f"tests fail: {code.summary}", tokens,
+                             f"\n```\n{tail}\n```" if tail else "")
     say(f"tests pass ({code.summary})")
     return AttemptResult(True, f"{', '.join(code.written) or 'no file'} written; "
                                f"the tests pass ({code.summary})", "", tokens)

@@ -33,6 +33,7 @@ from codeloop.build.contract import (
     normal_path,
     path_of,
 )
+from codeloop.quality.lint import lint_code
 
 _TEST_NAME = re.compile(r"^test")
 
@@ -70,12 +71,21 @@ def scope_problems(source: str, contract: TaskContract, tree: Path) -> list[Scop
             found, own = _endpoint_problem(endpoint, node.lineno, contract)
             problems += found
             touches_own = touches_own or own
+    problems += _undefined_names(source, contract.test_path)
     if not _tests(parsed):
         problems.append(ScopeProblem(0, "the file holds no test (a function named test_...)"))
     elif contract.modules_named and not touches_own:
         problems.append(ScopeProblem(0, f"the tests never import {_own(contract)}, what task "
                                         f"{contract.task_id} builds"))
     return problems
+
+
+def _undefined_names(source: str, path: str) -> list[ScopeProblem]:
+    """A name the tests use that nothing defines (ruff's F821): such a test never passes,
+    whatever the code (the 1.5B's test of a model used a variable of the test before it)."""
+    report = lint_code(source, Path(path).name, pylint=False)
+    return [ScopeProblem(f.line, f"{f.message}: a name the test uses that nothing defines")
+            for f in report.ruff if f.code == "F821"]
 
 
 def _own(contract: TaskContract) -> str:

@@ -67,6 +67,8 @@ def ask_for_tests(llm: LLM, contract: TaskContract, task: dict[str, Any], stack:
     last, problems = "", []
     asked: list[str] = []
     for attempt in range(rewrites + 1):
+        # After an attempt whose tests failed, the same prompt answered greedily is the same
+        # file again: the first ask is sampled too.
         messages = spec.messages(stack_description=stack.description,
                                  conventions=stack.conventions.strip(), task=task,
                                  contract=contract.as_prompt(), files=files,
@@ -74,7 +76,7 @@ def ask_for_tests(llm: LLM, contract: TaskContract, task: dict[str, Any], stack:
                                  last=last, problems=[str(p) for p in problems],
                                  fence=FENCES.get(contract.language, ""))
         prompt = messages[-1].content
-        repeated = prompt in asked
+        repeated = prompt in asked or (attempt == 0 and bool(previous))
         asked.append(prompt)
         reply = ask_model(llm, messages, stage=stage, bus=bus, max_tokens=spec.max_tokens,
                           temperature=RETRY_TEMPERATURE if repeated else spec.temperature)
