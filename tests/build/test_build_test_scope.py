@@ -187,3 +187,22 @@ def test_a_test_using_a_name_nothing_defines_is_named(tmp_path):
         "line 10: Undefined name `todo_in`: a name the test uses that nothing defines"]
     kept = prune(test, problems)
     assert kept is not None and "test_todo_in" in kept and "def test_todo()" not in kept
+
+
+def test_a_wrong_test_is_fixed_after_the_code_comes_back_unchanged(build):
+    # The 1.5B's real case: Todo(TodoIn(...)) (pydantic takes no positional model). The
+    # code is sent back unchanged as right; one round may fix the test, within scope.
+    wrong = GOOD_TESTS.replace("Todo(id=1, title=\"milk\")",
+                               "Todo(TodoIn(title=\"milk\"))")
+    models = file_reply(("app/models.py", MODELS))
+    fixed = file_reply(("tests/test_models.py", GOOD_TESTS))
+    agents = {"task:T1": [reply_with_tests(wrong), models, models, fixed],
+              "integration": no_wiring()}
+    built = build(todo_request(), agents, fix_rounds=1)
+
+    assert "T1" in merged_tasks(built.out)
+    assert (built.out / "tests" / "test_models.py").read_text() == GOOD_TESTS
+    assert (built.out / "app" / "models.py").read_text() == MODELS
+    repair = _t1_prompts(built)[3]
+    assert "may be the one that is wrong" in repair and "TypeError" in repair
+    assert any("one round to fix tests/test_models.py" in m for m in built.progress())

@@ -22,8 +22,8 @@ from typing import Any
 
 from codeloop.build.contract import TaskContract, module_of
 from codeloop.build.edit_site import StackSite
-from codeloop.build.test_scope import project_modules
-from codeloop.jobs.edit_engine.api import EditResult, EditTask
+from codeloop.build.test_scope import project_modules, scope_problems
+from codeloop.jobs.edit_engine.api import Check, EditResult, EditTask
 from codeloop.jobs.edit_engine.rounds import run_edit
 from codeloop.jobs.prompts import prompt_file, render
 from codeloop.jobs.request_files import local_imports
@@ -115,3 +115,44 @@ def _context(contract: TaskContract, shown: dict[str, str]) -> str:
              if names and not p.startswith("tests/") and p not in shown]
     return ("Other modules in the project (import from them as needed):\n"
             + "\n".join(lines)) if lines else ""
+
+
+class _ScopedTests:
+    """The site of a test repair: only the test file may change, and only to a file in the
+    task's scope (test_scope.py); the checks are the stack's tests."""
+
+    def __init__(self, site: StackSite, contract: TaskContract, test_path: str) -> None:
+        self.site, self.contract, self.test_path = site, contract, test_path
+
+    def write(self, path: str, text: str) -> str | None:
+        if path != self.test_path:
+            return f"{path}: only {self.test_path} may change in this round"
+        problems = scope_problems(text, self.contract, self.site.tree)
+        if problems:
+            return f"{path} is out of the task's scope: " + "; ".join(map(str, problems[:3]))
+        return self.site.write(path, text)
+
+    def check(self) -> Check:
+        return self.site.check()
+
+
+def repair_tests(llm: LLM, site: StackSite, contract: TaskContract, task: dict[str, Any],
+                 test_path: str, failed: CodeOutcome, *, stage: str) -> CodeOutcome:
+    """One round after the code was sent back unchanged as right: the test file (only) may
+    be fixed, kept within the task's scope; the stack's tests judge it."""
+    test_text = site.read(test_path) or ""
+    code = {p: t for p in failed.written or contract.modules
+            if (t := site.read(p)) is not None}
+    request = request_text("test_repair", task=task, test_path=test_path)
+    edit_task = EditTask(request=request, files={test_path: test_text, **code},
+                         edit=[test_path], spec=list(code), protect_tests=False,
+                         failure=Check(False, failed.output, site.label))
+    result = run_edit(llm, edit_task, _ScopedTests(site, contract, test_path), rounds=1,
+                      bus=site.runtime.bus, stage=stage)
+    last = site.last
+    passed = bool(result.files) and bool(last and last.passed)
+    return CodeOutcome(passed=passed, summary=last.summary if last else failed.summary,
+                       output=last.output if last else failed.output,
+                       tokens=failed.tokens + result.tokens,
+                       written=sorted({*failed.written, *result.files}),
+                       notes=failed.notes + result.notes)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from codeloop.build.code_step import code_task
+from codeloop.build.code_step import code_task, repair_tests
 from codeloop.build.contract import task_contract
 from codeloop.build.edit_site import StackSite
 from codeloop.build.runtime import BuildRuntime
@@ -66,6 +66,10 @@ def run_attempt(llm: LLM, runtime: BuildRuntime, stack: Stack, task: dict[str, A
                      say=say)
     for note in list(dict.fromkeys(code.notes))[:MAX_NOTES]:  # refused writes, unusable replies
         say(note)
+    if not code.passed and any("back unchanged" in note for note in code.notes):
+        # The model stands by its code: the test may be what is wrong (one round, in scope).
+        say(f"the code was sent back unchanged: one round to fix {test_path} if it is wrong")
+        code = repair_tests(llm, site, contract, task, test_path, code, stage=label)
     tokens = tests.tokens + code.tokens
     if not code.passed:
         # The next attempt's tests are asked for with what failed (a test may be the wrong one).
