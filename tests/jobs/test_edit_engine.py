@@ -113,3 +113,16 @@ def test_a_refused_write_is_said_in_the_next_prompt_and_a_test_is_never_written(
     second = llm.calls[1][-1].content
     assert "relative/path.py is not a file of this request" in second
     assert "test_ages.py was not changed" in second
+
+
+def test_a_reply_that_only_rewrites_the_tests_gets_the_echo_framing(box):
+    site = _site(box)
+    failing = site.check()
+    tests_only = f"FILE: test_ages.py\n```python\n{TESTS}\n# changed\n```\n"
+    llm = ScriptedLLM([tests_only, tests_only, f"FILE: ages.py\n```python\n{FIXED_BODY}```\n"])
+    result = run_edit(llm, _task(box, failing), site)
+    assert result.passed and box.workspace.read_text("test_ages.py") == TESTS
+    second = llm.calls[1][-1].content
+    assert "You rewrote only test_ages.py" in second and "Change ages.py instead" in second
+    assert "The lines the failure points at" in second
+    assert llm.temperatures[2] == RETRY_TEMPERATURE  # the second time: a sample

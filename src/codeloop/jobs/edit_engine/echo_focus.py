@@ -75,12 +75,17 @@ def _which(name: str, paths: list[str]) -> str | None:
     return ends[0] if len(ends) == 1 else None
 
 
-def echo_focus(output: str, files: dict[str, str], paths: list[str], echoed: list[str]
-               ) -> list[str]:
-    """The notes for the prompt after an echo of `echoed`: the assertion worked through and
-    the suspicious lines, then what to do with them."""
-    notes = [(f"You sent {', '.join(echoed)} back unchanged, and unchanged it fails as "
-              "shown. Do not send it back as it is.")]
+def echo_focus(output: str, files: dict[str, str], paths: list[str], echoed: list[str],
+               tests_only: list[str] | None = None) -> list[str]:
+    """The notes for the prompt after an echo of `echoed` (or a reply that only rewrote the
+    tests in `tests_only`): the assertion worked through and the suspicious lines, then
+    what to do with them."""
+    if echoed:
+        notes = [(f"You sent {', '.join(echoed)} back unchanged, and unchanged it fails as "
+                  "shown. Do not send it back as it is.")]
+    else:
+        notes = [(f"You rewrote only {', '.join(tests_only or [])}: the tests are the "
+                  f"specification and stay as they are. Change {', '.join(paths)} instead.")]
     said = worked_through(output)
     if said:
         notes.append(said)

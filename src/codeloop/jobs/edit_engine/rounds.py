@@ -7,7 +7,7 @@ kept), the changed files written through the site (which guards every write), th
 site's check. It ends when the check passes; after a pass whose files leave part of the
 request undone (request_coverage), one round for the rest, kept only if it passes too.
 
-An echo (a file sent back unchanged) is met with another framing, not the same prompt: the
+An echo (a file sent back unchanged, or only the tests rewritten) is met with another framing, not the same prompt: the
 failing assertion worked through and the suspicious lines (echo_focus.py); a second echo,
 or a prompt asked before, is sampled at RETRY_TEMPERATURE (greedy decoding answers the same
 prompt the same way).
@@ -78,16 +78,21 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
             problems.append(f"attempt {attempt} was cut off at the length limit: write each "
                             "file once, without repeating lines")
         same = [p for p, text in changes.items() if shown.get(p) == text]
+        # a reply that only rewrote the tests (the specification) did not see the bug either
+        tests_only = [p for p in changes if p not in same and _protected(plan, p)]
         written = _write(site, plan, {p: t for p, t in changes.items() if p not in same},
                          problems)
         if not written:
             result.notes += problems
             if passing is not None:  # "DONE" or nothing usable for the rest: keep the pass
                 break
-            if same:
+            if same or tests_only:
                 echoes += 1
-                result.notes.append(f"attempt {attempt} sent {', '.join(same)} back unchanged")
-                problems += echo_focus(check.output if check else "", shown, plan.edit, same)
+                result.notes.append(f"attempt {attempt} sent {', '.join(same + tests_only)} "
+                                    "back unchanged" if same else
+                                    f"attempt {attempt} changed only {', '.join(tests_only)}")
+                problems += echo_focus(check.output if check else "", shown, plan.edit, same,
+                                       tests_only)
             else:
                 problems.append(f"attempt {attempt} changed no file: reply with a line "
                                 "`FILE: path` and the file's new content in a fenced block")
@@ -130,7 +135,7 @@ def _write(site: EditSite, plan: Plan, changes: dict[str, str], problems: list[s
     protects) goes into `problems` for the next prompt."""
     written = []
     for path, text in changes.items():
-        if path in plan.spec or (plan.protect and is_test_path(path)):
+        if _protected(plan, path):
             problems.append(f"{path} was not changed: it is a test, the specification; change "
                             "the code instead")
             continue
@@ -140,6 +145,10 @@ def _write(site: EditSite, plan: Plan, changes: dict[str, str], problems: list[s
         else:
             problems.append(refused)
     return written
+
+
+def _protected(plan: Plan, path: str) -> bool:
+    return path in plan.spec or (plan.protect and is_test_path(path))
 
 
 def _restore(site: EditSite, passing: dict[str, str], shown: dict[str, str],
