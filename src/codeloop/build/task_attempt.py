@@ -69,7 +69,10 @@ def run_attempt(llm: LLM, runtime: BuildRuntime, stack: Stack, task: dict[str, A
     if not code.passed and any("back unchanged" in note for note in code.notes):
         # The model stands by its code: the test may be what is wrong (one round, in scope).
         say(f"the code was sent back unchanged: one round to fix {test_path} if it is wrong")
+        before = len(code.notes)
         code = repair_tests(llm, site, contract, task, test_path, code, stage=label)
+        for note in list(dict.fromkeys(code.notes[before:]))[:MAX_NOTES]:
+            say(note)  # why the repair was not taken (out of scope, no file)
     tokens = tests.tokens + code.tokens
     if not code.passed:
         # The next attempt's tests are asked for with what failed (a test may be the wrong one).
