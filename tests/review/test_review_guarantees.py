@@ -96,3 +96,13 @@ def test_the_gate_scans_the_file_the_request_names(workspace, store):
     assert out.status == "awaiting_approval", out.message
     assert {d["file_path"] for d in out.pending_diffs} == {"run.py", "test_run.py"}
     assert not [f for f in out.findings if f["severity"] == "high"]
+
+
+def test_the_refiner_sees_the_failing_assertion_with_its_values(workspace, store):
+    # the reviewer's issue list holds pytest's summary line, cut short; the refiner's prompt
+    # holds what the checks measure: the failing line and the values
+    out, llm = _start(workspace, store, [_whole("calc.py", FIXED), approve()],
+                      files=["calc.py"], request=SUM)
+    assert out.status == "awaiting_approval", out.message
+    first = llm.calls[0][-1].content
+    assert "assert add(1, 2) == 3" in first and "assert -1 == 3" in first

@@ -24,7 +24,7 @@ NO_TESTS_COLLECTED = 5  # pytest's exit code when it found no tests
 def run_workspace_tests(workspace: str, artifacts: list[Artifact], *, timeout: float,
                         unsafe_no_sandbox: bool = False) -> dict[str, Any]:
     """pytest on a throw-away copy of the workspace with the artifacts written over it.
-    {ran, passed, failed, exit_code, failures: [...], output_tail}."""
+    {ran, passed, failed, exit_code, failures: [...], output_tail, failure_lines}."""
     from codeloop.sandbox.runner import run_command
 
     argv = [sys.executable, "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider",
@@ -52,7 +52,20 @@ def summarise_pytest(stdout: str, exit_code: int, limit_hit: str | None = None
     return {"ran": exit_code != NO_TESTS_COLLECTED, "passed": counts["passed"],
             "failed": counts["failed"], "exit_code": exit_code,
             "failures": failures[:MAX_FAILURES_SHOWN],
-            "output_tail": "\n".join(lines[-15:])[-2000:]}
+            "output_tail": "\n".join(lines[-15:])[-2000:],
+            "failure_lines": failure_lines(stdout)}
+
+
+_TRACE_LINE = re.compile(r"^(>|E\s|\S+\.py:\d+:)")
+MAX_FAILURE_LINES = 30
+
+
+def failure_lines(stdout: str) -> str:
+    """What pytest says about its failures, the part a model can act on: the failing source
+    line (`>`), the assertion with its values (`E ...`) and where (`path.py:N:`), in order,
+    capped (the summary lines cut the assertion short)."""
+    picked = [line.rstrip() for line in stdout.splitlines() if _TRACE_LINE.match(line)]
+    return "\n".join(picked[:MAX_FAILURE_LINES])[:2500]
 
 
 def bidi_findings(path: str, content: str) -> list[dict[str, Any]]:

@@ -96,7 +96,8 @@ def review_problems(state: ReviewState, ctx: ReviewContext, trail: DebugTrail,
         if tests["failed"] and not tests["failures"]:
             problems.append(f"{tests['failed']} test(s) fail")
         if tests["failed"]:
-            problems.append("pytest output:\n" + tests["output_tail"][-1200:])
+            problems.append("pytest output:\n" + (tests.get("failure_lines")
+                                                  or tests["output_tail"][-1200:]))
     compiled = [p for p in changed if p.endswith(".py") and not syntax_error(p, current[p])]
     problems += import_problems(state["workspace"], artifacts, compiled,
                                 timeout=ctx.sandbox_timeout,

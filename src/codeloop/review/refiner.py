@@ -51,6 +51,19 @@ def spec_tests(state: ReviewState, edit: list[str]) -> dict[str, str]:
     return out
 
 
+def _failure(problems: str, site: ReviewSite) -> str:
+    """The reviewer's findings with what the review's checks measure now (the test output
+    with its assertion and values: the reviewer's list holds only the summary line, cut)."""
+    measured = site.check()
+    if measured is None or measured.passed:
+        return problems
+    said = set(problems.splitlines())
+    more = [line for line in measured.output.split("\n- ") if f"- {line}" not in said
+            and line not in said]
+    return problems + ("\n- " + "\n- ".join(m.removeprefix("- ") for m in more) if more
+                       else "")
+
+
 def refine(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
            trail: DebugTrail) -> StageOutput:
     number = state["refinement_iteration"] + 1
@@ -64,11 +77,11 @@ def refine(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
     edit = [p for p in files if not (protect and is_test_path(p))]
     spec = {p: t for p, t in spec_tests(state, edit).items() if p not in edit}
     last = state["refinements"][-1] if state["refinements"] else None
+    site = ReviewSite(state, ctx, trail, files, targets=list(targets))
     task = EditTask(request=state["request"] or "Fix the problems the review found.",
                     files={**spec, **files}, edit=edit, spec=list(spec),
-                    failure=Check(False, problems), protect_tests=protect,
+                    failure=Check(False, _failure(problems, site)), protect_tests=protect,
                     whole_files=mode == "full")
-    site = ReviewSite(state, ctx, trail, files, targets=list(targets))
     result = run_edit(ctx.llm, task, site, rounds=ROUNDS, bus=ctx.bus, stage="refiner",
                       usage=usage, say=lambda text: trail.log("thinking", text),
                       sample_first=last is not None and not last.get("files_changed"))

@@ -11,10 +11,12 @@ a temperature (the caller's part).
 
 from __future__ import annotations
 
+import ast
 import re
 
 MAX_LINES = 6
-_ASSERT = re.compile(r"^E\s+assert (.+?) == (.+?)\s*$", re.MULTILINE)
+_ASSERT = re.compile(r"^E\s+(?:AssertionError: )?assert (.+?) == (.+?)\s*$", re.MULTILINE)
+_SOURCE = re.compile(r"^>\s+assert (.+?) == (.+?)\s*$", re.MULTILINE)  # the test's own line
 _WHERE = re.compile(r"^E\s+\+\s+where (.+?) = (.+?)\s*$", re.MULTILINE)
 _E_LINE = re.compile(r"^E\s+(\S.*)$", re.MULTILINE)
 # path:line (pytest's short traceback), "path line N" (review findings), File "path", line N
@@ -32,10 +34,13 @@ def worked_through(output: str) -> str:
         return ("The check fails with: " + " / ".join(errors)) if errors else ""
     got, expected = match.group(1), match.group(2)
     where = _WHERE.search(output, match.end())
-    if where is not None and where.group(1) == got:
-        return (f"The failing assertion, worked through: {where.group(2)} returns {got}, but "
+    source = _SOURCE.search(output)
+    call = where.group(2) if where is not None and where.group(1) == got else \
+        source.group(1) if source is not None and "(" in source.group(1) else None
+    if call is not None:
+        return (f"The failing assertion, worked through: {call} returns {got}, but "
                 f"the test expects {expected}. The code must be changed so that "
-                f"{where.group(2)} gives {expected}.")
+                f"{call} gives {expected}.")
     return (f"The failing assertion, worked through: the code gives {got}, but the test "
             f"expects {expected}.")
 
@@ -64,7 +69,28 @@ def suspicious_lines(output: str, files: dict[str, str], paths: list[str]) -> li
                 continue
             if any(re.search(rf"\b{re.escape(name)}\b", text) for name in names):
                 out.append(f"{path} line {number}: {text}")
+    if not out:  # the body of the function the failure calls, where the bug must be
+        for path in paths:
+            out += _bodies(path, files.get(path, ""), names)
     return out[:MAX_LINES]
+
+
+def _bodies(path: str, source: str, names: set[str]) -> list[str]:
+    """`path line N: text` for the code lines (no docstring) of the functions `names`."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return []
+    lines = source.splitlines()
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in names:
+            body = node.body[1:] if ast.get_docstring(node) is not None else node.body
+            for stmt in body:
+                for number in range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1):
+                    if lines[number - 1].strip():
+                        out.append(f"{path} line {number}: {lines[number - 1].strip()}")
+    return out
 
 
 def _which(name: str, paths: list[str]) -> str | None:

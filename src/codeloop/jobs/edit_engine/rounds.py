@@ -86,12 +86,14 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
             result.notes += problems
             if passing is not None:  # "DONE" or nothing usable for the rest: keep the pass
                 break
-            if same or tests_only:
+            echoed = [p for p in same if not _protected(plan, p)]  # the code, unchanged
+            tests_only += [p for p in same if _protected(plan, p) and not echoed]
+            if echoed or tests_only:
                 echoes += 1
-                result.notes.append(f"attempt {attempt} sent {', '.join(same + tests_only)} "
-                                    "back unchanged" if same else
+                result.notes.append(f"attempt {attempt} sent {', '.join(echoed)} back "
+                                    "unchanged" if echoed else
                                     f"attempt {attempt} changed only {', '.join(tests_only)}")
-                problems += echo_focus(check.output if check else "", shown, plan.edit, same,
+                problems += echo_focus(check.output if check else "", shown, plan.edit, echoed,
                                        tests_only)
             else:
                 problems.append(f"attempt {attempt} changed no file: reply with a line "
