@@ -10,6 +10,12 @@ quoted), its tokens and seconds. The summary puts retrieval on and off side by s
         --label 1.5b          # -> benchmarks/results/ask-1.5b.{jsonl,md}
     python benchmarks/ask_bench.py --rescore benchmarks/results/ask-1.5b.jsonl \
         --model local:qwen2.5-coder-1.5b   # the saved answers scored again, no model run
+    python benchmarks/ask_bench.py --questions benchmarks/ask_questions/pypi_libraries.yaml \
+        --model local:qwen2.5-coder-1.5b --retrieval on --label 1.5b-pypi
+
+A repository given as `{pypi: NAME, version: V, sha256: H}` is that sdist from PyPI (fetch.py:
+downloaded once into runs/ask-cache/, its hash checked, unpacked without running anything).
+The summary also counts right answers per question `kind`.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 QUESTIONS = Path(__file__).parent / "ask_questions" / "questions.yaml"
 RESULTS = Path(__file__).parent / "results"
+CACHE = ROOT / "runs" / "ask-cache"
 
 
 def load_questions(path: Path = QUESTIONS) -> tuple[dict[str, Path], list[dict[str, Any]]]:
@@ -44,13 +51,61 @@ def load_questions(path: Path = QUESTIONS) -> tuple[dict[str, Path], list[dict[s
 
 
 def resolve_repo(spec: dict[str, str]) -> Path:
-    """{project: path in this repository} or {package: an installed package's name}."""
+    """{project: path in this repository}, {package: an installed package's name} or
+    {pypi: name, version, sha256}: the sdist, fetched into the cache on first use."""
     if "project" in spec:
         return ROOT / spec["project"]
+    if "pypi" in spec:
+        return fetch_sdist(spec["pypi"], str(spec["version"]), spec["sha256"], CACHE)
     found = importlib.util.find_spec(spec["package"])
     if found is None or not found.submodule_search_locations:
         raise ValueError(f"package {spec['package']} is not installed")
     return Path(next(iter(found.submodule_search_locations)))
+
+
+SIMPLE_API = "https://pypi.org/simple/{name}/"
+
+
+def fetch_sdist(name: str, version: str, sha256: str, cache: Path) -> Path:
+    """The unpacked sdist `name==version` under `cache` (downloaded from PyPI's simple JSON
+    API on first use). The archive must hash to `sha256`; it is unpacked with tarfile's
+    "data" filter (no links out, no devices) and nothing in it is run: no build, no setup.py.
+    Returns the sdist's top folder (NAME-VERSION/)."""
+    import hashlib
+    import tarfile
+    import urllib.request
+
+    target = cache / f"{name}-{version}"
+    done = target / ".fetched"
+    if done.is_file() and done.read_text().strip() == sha256:
+        return _top_folder(target)
+    request = urllib.request.Request(SIMPLE_API.format(name=name),
+                                     headers={"Accept": "application/vnd.pypi.simple.v1+json"})
+    with urllib.request.urlopen(request, timeout=60) as reply:  # noqa: S310 (a fixed https URL)
+        files = json.load(reply)["files"]
+    wanted = [f for f in files if f.get("hashes", {}).get("sha256") == sha256
+              and f["filename"].endswith(".tar.gz")]
+    if not wanted:
+        raise ValueError(f"PyPI lists no sdist of {name} with SHA-256 {sha256}")
+    with urllib.request.urlopen(wanted[0]["url"], timeout=120) as reply:  # noqa: S310
+        data = reply.read()
+    if hashlib.sha256(data).hexdigest() != sha256:
+        raise ValueError(f"{wanted[0]['filename']}: SHA-256 does not match the pinned one")
+    target.mkdir(parents=True, exist_ok=True)
+    archive = target / wanted[0]["filename"]
+    archive.write_bytes(data)
+    with tarfile.open(archive) as tar:
+        tar.extractall(target / "src", filter="data")
+    archive.unlink()
+    done.write_text(sha256)
+    return _top_folder(target)
+
+
+def _top_folder(target: Path) -> Path:
+    tops = [p for p in (target / "src").iterdir() if p.is_dir()]
+    if len(tops) != 1:
+        raise ValueError(f"{target}: the sdist should hold one top folder, found {len(tops)}")
+    return tops[0]
 
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)*")
@@ -98,17 +153,19 @@ def run_one(question: dict[str, Any], repo: Path, llm, retrieval: bool, index) -
         result = ask(question["question"], repo, llm, None, None, retrieval=retrieval,
                      index=index)
     except (AskError, LLMError) as exc:
-        return {"id": question["id"], "retrieval": retrieval, "error": str(exc)[:300],
+        return {"id": question["id"], "retrieval": retrieval, "kind": question.get("kind", ""),
+                "error": str(exc)[:300],
                 "correct": False, "seconds": round(time.perf_counter() - started, 2)}
     scored = score_answer(question, result.final_output)
     g = result.grounding
     return {"id": question["id"], "repo": question["repo"], "retrieval": retrieval,
-            **scored, "task_type": result.task_type, "answer": result.final_output,
+            "kind": question.get("kind", ""), **scored, "task_type": result.task_type, "answer": result.final_output,
             "cited": g.get("cited", 0), "grounded": g.get("grounded", 0),
             "invented": g.get("invented", []), "score": result.evaluation_scores["overall"],
             "tokens": result.totals.total_tokens, "calls": result.totals.calls,
             "seconds": round(time.perf_counter() - started, 2),
-            "iterations": result.iteration_count}
+            "iterations": result.iteration_count,
+            "ran": bool(getattr(result, "observation", None))}
 
 
 def summarise(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -131,8 +188,23 @@ def summarise(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
             "seconds_per_question": round(sum(r["seconds"] for r in rows) / n, 1),
             "errors": sum(1 for r in rows if "error" in r),
             "mean_self_score": round(sum(r.get("score", 0) for r in rows) / n, 1),
+            "answers_grounded": sum(1 for r in rows if r.get("grounded")),
+            "ran_calls": sum(1 for r in rows if r.get("ran")),
+            "by_kind": by_kind(rows),
         }
     return out
+
+
+def by_kind(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """{kind: {questions, correct, seconds_per_question, tokens_per_question}}."""
+    kinds: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        kinds.setdefault(row.get("kind") or "(no kind)", []).append(row)
+    return {kind: {"questions": len(group), "correct": sum(r["correct"] for r in group),
+                   "seconds_per_question": round(sum(r["seconds"] for r in group) / len(group), 1),
+                   "tokens_per_question": round(sum(r.get("tokens", 0) for r in group)
+                                                / len(group))}
+            for kind, group in sorted(kinds.items())}
 
 
 def markdown(summary: dict[str, dict[str, Any]], model: str, *commands: str) -> str:
@@ -143,6 +215,8 @@ def markdown(summary: dict[str, dict[str, Any]], model: str, *commands: str) -> 
              "|---|" + "---|" * len(settings)]
     rows = [("questions", "questions"), ("correct answers", "accuracy"),
             ("answers citing file:line", "answers_citing"),
+            ("answers with a grounded citation", "answers_grounded"),
+            ("answers from a call run in the sandbox", "ran_calls"),
             ("grounding rate (grounded / cited)", "grounding_rate"),
             ("tokens per question", "tokens_per_question"),
             ("seconds per question", "seconds_per_question"),
@@ -157,17 +231,26 @@ def markdown(summary: dict[str, dict[str, Any]], model: str, *commands: str) -> 
                 value = "n/a" if value is None else f"{value:.0%} of {summary[s]['citations']}"
             cells.append(str(value))
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    for s in settings:
+        kinds = summary[s].get("by_kind") or {}
+        if len(kinds) < 2:
+            continue
+        lines += ["", f"Per kind (retrieval {s}):", "",
+                  "| kind | right | seconds / question | tokens / question |",
+                  "|---|---|---|---|"]
+        lines += [f"| {k} | {v['correct']}/{v['questions']} | {v['seconds_per_question']} | "
+                  f"{v['tokens_per_question']} |" for k, v in kinds.items()]
     return "\n".join(lines) + "\n"
 
 
-def rescore(path: Path, model: str, command: str) -> int:
+def rescore(path: Path, model: str, command: str, questions_file: Path = QUESTIONS) -> int:
     """Score the saved answers again (the records keep their answers) and check their
     citations again against the repositories as they are now; rewrite the .jsonl and its
     .md summary beside it."""
     from codeloop.ask.grounding import check_grounding
     from codeloop.ask.tools.walk import RepoIndex
 
-    repos, questions = load_questions()
+    repos, questions = load_questions(questions_file)
     by_id = {q["id"]: q for q in questions}
     indexes: dict[str, Any] = {}
     records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
@@ -175,7 +258,7 @@ def rescore(path: Path, model: str, command: str) -> int:
         question = by_id.get(record["id"])
         if "answer" not in record or question is None:
             continue
-        record.update(score_answer(question, record["answer"]))
+        record.update(score_answer(question, record["answer"]), kind=question.get("kind", ""))
         repo = question["repo"]
         if repo not in indexes:
             indexes[repo] = RepoIndex.open(repos[repo])
@@ -198,6 +281,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--retrieval", choices=("on", "off", "both"), default="both")
     parser.add_argument("--label", default=None, help="results/ask-LABEL.{jsonl,md}")
     parser.add_argument("--ids", nargs="*", help="only these question ids")
+    parser.add_argument("--questions", type=Path, default=QUESTIONS,
+                        help="the questions file (default: ask_questions/questions.yaml)")
     parser.add_argument("--out-dir", type=Path, default=RESULTS)
     parser.add_argument("--rescore", type=Path, help="score the answers in this .jsonl again "
                         "with the current questions (a scorer fix needs no model run)")
@@ -205,13 +290,13 @@ def main(argv: list[str] | None = None) -> int:
     command = "python benchmarks/ask_bench.py " + " ".join(argv if argv is not None
                                                            else sys.argv[1:])
     if args.rescore:
-        return rescore(args.rescore, args.model, command)
+        return rescore(args.rescore, args.model, command, args.questions)
 
     from codeloop.ask.tools.walk import RepoIndex
     from codeloop.config import load_config
     from codeloop.llm.registry import get_llm
 
-    repos, questions = load_questions()
+    repos, questions = load_questions(args.questions)
     if args.ids:
         questions = [q for q in questions if q["id"] in set(args.ids)]
     llm = get_llm(args.model, load_config({"model": args.model}).settings)
