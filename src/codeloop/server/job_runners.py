@@ -1,8 +1,9 @@
 """From a checked API request to a `Launch`: the inputs validated here, in the request (bad
 input is a 4xx before any run exists), and the function a worker thread runs the job with.
 
-solve and agent run here through `store.run` as their commands do; review goes through its
-service (codeloop.review.service), which opens and settles its own run. Every job gets its
+solve and agent run here through `store.run` as their commands do; review and ask go through
+their services (codeloop.review.service, codeloop.ask.service), which open and settle their
+own runs. Every job gets its
 model through the server's gate (model_gate.py).
 """
 
@@ -17,7 +18,13 @@ from codeloop.path_limits import too_long
 from codeloop.server.models import ServerModels
 from codeloop.server.roots import BadPath, Roots
 from codeloop.server.run_manager import Launch, RunHandle
-from codeloop.server.schemas import AgentParams, BuildParams, ReviewParams, SolveParams
+from codeloop.server.schemas import (
+    AgentParams,
+    AskParams,
+    BuildParams,
+    ReviewParams,
+    SolveParams,
+)
 from codeloop.store import RunStore
 
 
@@ -136,10 +143,9 @@ def agent_launch(ctx: JobContext, params: AgentParams) -> Launch:
             finally:
                 unsubscribe()  # the app's bus outlives the run
             ok = outcome.status in ("finished", "approved")
-            run.finish("done" if ok else outcome.status,
-                       {"answer": outcome.answer, "status": outcome.status,
-                        "steps": outcome.steps, "tokens": outcome.tokens,
-                        "changes": [c.as_dict() for c in outcome.changes]})
+            # The outcome's own record: with --multi-agent, the plan, the implementation
+            # reports and the validator's verdicts too (as the CLI stores them).
+            run.finish("done" if ok else outcome.status, outcome.record())
 
     return Launch("agent", work)
 
@@ -189,6 +195,32 @@ def decision_launch(ctx: JobContext, run_id: str, *, approved: bool, message: st
                       listen=handle.listen, digest=digest)
 
     return Launch("review", work, run_id=run_id)
+
+
+# ------------------------------------------------------------------ ask
+def ask_launch(ctx: JobContext, params: AskParams) -> Launch:
+    """An ask run: its repository under the roots (read once, here: a repository that
+    holds nothing readable, an empty question or a type that needs a repository is a 400
+    before any run exists)."""
+    from codeloop.ask.context import AskError
+    from codeloop.ask.service import prepare
+
+    repo_dir = (ctx.roots.resolve(params.repo, kind="repository")
+                if params.repo is not None else None)
+    try:
+        question, index, _type = prepare(params.question, repo_dir, params.task_type)
+    except AskError as exc:
+        raise BadRequest(str(exc)) from None
+    spec = _model_spec(ctx, params.model)
+
+    def work(handle: RunHandle) -> None:
+        from codeloop.ask.service import ask
+
+        ask(question, repo_dir, _gated(ctx, spec, handle), ctx.store, ctx.settings,
+            task_type=params.task_type, retrieval=params.retrieval, listen=handle.listen,
+            max_iterations=params.max_iterations, index=index, on_run_id=handle.started)
+
+    return Launch("ask", work)
 
 
 # ------------------------------------------------------------------ build
@@ -260,4 +292,4 @@ def resume_launch(ctx: JobContext, run_id: str, job: str, inputs: dict[str, Any]
 
 
 LAUNCHERS = {"solve": solve_launch, "agent": agent_launch, "review": review_launch,
-             "build": build_launch}
+             "build": build_launch, "ask": ask_launch}

@@ -70,6 +70,22 @@ class ReviewParams(BaseModel):
     approve: bool = Field(False, description="Apply at the approval step without waiting")
 
 
+class AskParams(BaseModel):
+    """codeloop ask's inputs: a question about a repository (or none, for a general one)."""
+
+    model_config = _Strict
+    question: str = Field(min_length=1, max_length=4000,
+                          examples=["Where is the inventory value computed?"])
+    repo: str | None = Field(None, min_length=1, max_length=4096,
+                             description="The repository to analyse or ask about: a "
+                             "directory under one of the server's --root dirs")
+    task_type: Literal["analyze_repo", "answer_question", "generate_content",
+                       "general"] | None = Field(None, description="Skip detection")
+    model: Model = None
+    retrieval: bool = True  # codeloop ask --no-retrieval: the most central files instead
+    max_iterations: int = Field(10, ge=1, le=50)
+
+
 class BuildSettings(BaseModel):
     """How a build runs: its task graph (the build job's request), stack, model, width."""
 
@@ -139,7 +155,13 @@ class StartBuild(BaseModel):
     params: BuildParams
 
 
-StartRun = Annotated[StartSolve | StartAgent | StartReview | StartBuild,
+class StartAsk(BaseModel):
+    model_config = _Strict
+    job: Literal["ask"]
+    params: AskParams
+
+
+StartRun = Annotated[StartSolve | StartAgent | StartReview | StartBuild | StartAsk,
                      Field(discriminator="job")]
 
 
