@@ -7,6 +7,8 @@ Provider variables that other tools already use (`OPENAI_BASE_URL`, `OPENAI_API_
 
 The project file is data the model may have written: it can only tighten a few settings
 (project_config.py); what it tries beyond that is ignored and listed in `ignored`.
+MCP servers for the agent (`[mcp_servers.NAME]`, mcp_client/settings.py) come from the user
+file alone: they start programs on the host.
 Commands read the configuration once and pass the values down; nothing below the command
 (the sandbox runner above all) reads it again.
 """
@@ -21,6 +23,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from codeloop.mcp_client.settings import SECTION as MCP_SECTION
+from codeloop.mcp_client.settings import McpConfigError, McpServerConfig, parse_mcp_servers
 from codeloop.paths import config_dir, default_store_path
 from codeloop.project_config import IgnoredSetting, read_project_file, tighten
 
@@ -74,6 +78,7 @@ class EffectiveConfig:
     settings: Settings
     sources: dict[str, str] = field(default_factory=dict)
     ignored: list[IgnoredSetting] = field(default_factory=list)  # refused project keys
+    mcp_servers: dict[str, McpServerConfig] = field(default_factory=dict)  # user file only
 
     def warnings(self) -> list[str]:
         return [item.warning() for item in self.ignored]
@@ -88,17 +93,32 @@ class EffectiveConfig:
         return out
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
+def _read_toml(path: Path) -> tuple[dict[str, Any], dict[str, McpServerConfig]]:
+    """The user file's settings and its MCP servers (in `[codeloop]` or beside it)."""
     try:
         with path.open("rb") as fh:
             data = tomllib.load(fh)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from exc
-    section = data.get("codeloop", data)
+    section = dict(data.get("codeloop", data))
+    mcp_raw = section.pop(MCP_SECTION, None)
+    if mcp_raw is None and "codeloop" in data:
+        mcp_raw = data.get(MCP_SECTION)
     unknown = set(section) - set(Settings.model_fields)
     if unknown:
         raise ConfigError(f"{path}: unknown setting(s): {', '.join(sorted(unknown))}")
-    return section
+    try:
+        servers = parse_mcp_servers(mcp_raw, str(path)) if mcp_raw is not None else {}
+    except McpConfigError as exc:
+        raise ConfigError(str(exc)) from None
+    return section, servers
+
+
+def user_mcp_servers() -> dict[str, McpServerConfig]:
+    """The MCP servers of the user's own config file ({} when none); ConfigError when the
+    file or a server is wrong. Never a project file's (project_config.py ignores those)."""
+    user_file = config_dir() / CONFIG_FILE
+    return _read_toml(user_file)[1] if user_file.is_file() else {}
 
 
 def _env_layer(env: dict[str, str]) -> dict[str, tuple[Any, str]]:
@@ -128,8 +148,10 @@ def load_config(
     sources: dict[str, str] = {}
 
     user_file = config_dir() / CONFIG_FILE
+    mcp_servers: dict[str, McpServerConfig] = {}
     if user_file.is_file():
-        for key, value in _read_toml(user_file).items():
+        user_values, mcp_servers = _read_toml(user_file)
+        for key, value in user_values.items():
             values[key], sources[key] = value, str(user_file)
     below = _validated(values, sources)
     ignored: list[IgnoredSetting] = []
@@ -146,7 +168,7 @@ def load_config(
         if value is not None:
             values[key], sources[key] = value, "cli"
 
-    return EffectiveConfig(_validated(values, sources), sources, ignored)
+    return EffectiveConfig(_validated(values, sources), sources, ignored, mcp_servers)
 
 
 def _validated(values: dict[str, Any], sources: dict[str, str]) -> Settings:

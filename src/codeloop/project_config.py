@@ -6,7 +6,8 @@ direction; anything else (turning the sandbox off, raising a limit, choosing the
 URL, a key, the store, the thread count) comes only from the user's config dir, the
 environment or a flag. A refused key is ignored with a warning rather than an error: safety
 holds either way, and an error would let a file the model wrote stop every later command in
-that directory.
+that directory. MCP servers (`[mcp_servers]`, or `mcp` / `mcpServers` as other tools spell
+it) are refused outright: a server is a program started on the host.
 """
 
 from __future__ import annotations
@@ -16,6 +17,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from codeloop.mcp_client.settings import SECTION_ALIASES as MCP_SECTIONS
+
+MCP_REFUSED = ("a project file may not name MCP servers (they start programs on the host): "
+               "name them in your user config")
 
 
 @dataclass(frozen=True)
@@ -61,7 +67,15 @@ def read_project_file(path: Path) -> tuple[dict[str, Any], list[IgnoredSetting]]
     section = data.get("codeloop", data)
     if not isinstance(section, dict):
         return {}, [IgnoredSetting("codeloop", section, str(path), "not a table")]
-    return section, []
+    section, ignored = dict(section), []
+    for key in MCP_SECTIONS:  # inside the codeloop table or beside it: never read
+        for table in (section, data):
+            if key in table:
+                raw = table.pop(key) if table is section else table[key]
+                names = sorted(raw) if isinstance(raw, dict) else raw
+                ignored.append(IgnoredSetting(key, names, str(path), MCP_REFUSED))
+                break
+    return section, ignored
 
 
 def tighten(

@@ -31,6 +31,7 @@ from codeloop.config import Settings
 from codeloop.events import EventBus
 from codeloop.jobs.react.state import AgentLimits
 from codeloop.llm.base import LLM, LLMError
+from codeloop.mcp_client.settings import McpServerConfig
 from codeloop.store import RunStore, StoreError
 from codeloop.tools import ToolError, Workspace
 
@@ -63,8 +64,16 @@ def open_workspace(home: str | Path, settings: Settings, console: Console, *,
 class AgentApp:
     def __init__(self, llm: LLM, workspace: Workspace, store: RunStore, *, limits: AgentLimits,
                  multi_agent: bool, thread: str, console: Console,
-                 context_first: bool = True) -> None:
+                 context_first: bool = True, mcp_hub: Any = None) -> None:
         self.llm, self.workspace, self.store = llm, workspace, store
+        # The MCP servers of the user's config (mcp_client/hub.py), started for this app's
+        # life and stopped by close(); their tools join the single agent's own.
+        self.mcp_hub = mcp_hub
+        extra_tools = []
+        if mcp_hub is not None and not multi_agent:
+            from codeloop.mcp_client.tools import mcp_tools
+
+            extra_tools = mcp_tools(mcp_hub)
         self.limits, self.multi_agent, self.console = limits, multi_agent, console
         # One bus for the app's life (the tools and the session were built with it); each
         # request lends it to its run, which feeds the store its events.
@@ -73,14 +82,16 @@ class AgentApp:
         self.snapshots = Snapshots(workspace)
         self.last_run_id: str | None = None  # the newest request's run, once it exists
         self.session = None if multi_agent else AgentSession(
-            llm, agent_spec("single", workspace, limits=limits, bus=self.bus),
+            llm, agent_spec("single", workspace, limits=limits, bus=self.bus,
+                            extra_tools=extra_tools),
             checkpointer=store.checkpointer(), snapshots=self.snapshots, thread=thread,
             bus=self.bus, context_first=context_first)
 
     @classmethod
     def open(cls, home: str, settings: Settings, *, max_steps: int, token_budget: int,
              multi_agent: bool, thread: str, quiet: bool = False,
-             context_first: bool = True) -> AgentApp:
+             context_first: bool = True,
+             mcp_servers: dict[str, McpServerConfig] | None = None) -> AgentApp:
         from codeloop.llm.registry import get_llm
 
         console = Console(stderr=True, soft_wrap=True) if quiet else Console(soft_wrap=True)
@@ -96,11 +107,19 @@ class AgentApp:
             store = RunStore(settings.store_path())
         except StoreError as exc:
             raise AgentAppError(str(exc)) from exc
+        hub = None
+        if mcp_servers and not multi_agent:
+            from codeloop.mcp_client.hub import McpHub
+
+            hub = McpHub(mcp_servers).start()
         try:
             return cls(llm, workspace, store, limits=limits, multi_agent=multi_agent,
-                       thread=thread, console=console, context_first=context_first)
+                       thread=thread, console=console, context_first=context_first,
+                       mcp_hub=hub)
         except StoreError as exc:  # the checkpointer's tables could not be made
             store.close()
+            if hub is not None:
+                hub.stop()
             raise AgentAppError(str(exc)) from exc
 
     # ------------------------------------------------------------------ running
@@ -123,6 +142,11 @@ class AgentApp:
                 from codeloop.sandbox.unsafe import UNSANDBOXED_NOTICE
 
                 run.bus.emit(Progress(done=0, total=0, message=UNSANDBOXED_NOTICE))
+            if self.mcp_hub is not None:  # a server that failed: one line each, turn goes on
+                from codeloop.events import Progress
+
+                for line in self.mcp_hub.failures():
+                    run.bus.emit(Progress(done=0, total=0, message=line))
             outcome = conversation.ask(request)  # an error is recorded by the run, then raised
             if self.snapshots.omitted:  # the change summary is partial: say so, and why
                 self.console.print(f"[yellow]note:[/] {escape(self.snapshots.omitted)}",
@@ -165,7 +189,11 @@ class AgentApp:
         run_repl(conversation, read_line, self.console)
 
     def close(self) -> None:
-        self.store.close()
+        try:
+            if self.mcp_hub is not None:
+                self.mcp_hub.stop()
+        finally:
+            self.store.close()
 
 
 class _RecordingConversation:

@@ -32,6 +32,12 @@ def agent(
     if as_json and prompt is None:  # the interactive session has no JSON form
         fail("--json needs a request: codeloop agent -p 'REQUEST' --json")
     settings = settings_from_cli(model=model, store=store)
+    from codeloop.config import ConfigError, user_mcp_servers
+
+    try:  # MCP servers: the user's own config file only, never the project's
+        mcp_servers = user_mcp_servers()
+    except ConfigError as exc:
+        fail(str(exc))
     if settings.unsafe_no_sandbox:  # one visible line; stderr keeps --json's stdout clean
         from codeloop.commands.common import err_console
         from codeloop.sandbox.unsafe import UNSANDBOXED_NOTICE
@@ -41,7 +47,8 @@ def agent(
         application = AgentApp.open(home, settings, max_steps=max_steps,
                                     token_budget=token_budget, multi_agent=multi_agent,
                                     thread=thread, quiet=as_json,
-                                    context_first=not tools_only)
+                                    context_first=not tools_only,
+                                    mcp_servers=mcp_servers)
     except AgentAppError as exc:
         fail(str(exc))
     try:

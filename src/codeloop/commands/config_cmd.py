@@ -1,5 +1,6 @@
 """`codeloop config show`: the effective settings, where each came from, what a project file
-may set, and what a project file tried to set but was ignored."""
+may set, what a project file tried to set but was ignored, and the MCP servers of the user's
+config with the tools each offers (each started briefly)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ def show(
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
     model: str = typer.Option(None, "--model", help="Override the model spec."),
     store: str = typer.Option(None, "--store", help="Override the run store path."),
+    start_mcp: bool = typer.Option(True, "--mcp/--no-mcp",
+                                   help="Start the configured MCP servers to list their tools."),
 ) -> None:
     """Print every setting, its value and its source (default, file, env, cli)."""
     from rich.console import Console
@@ -29,6 +32,7 @@ def show(
     except ConfigError as exc:
         fail(str(exc))
     rows = effective.rows()
+    servers = _mcp_statuses(effective.mcp_servers, start_mcp, as_json)
     if as_json:
         data = {}
         for key, value, source in rows:
@@ -38,6 +42,8 @@ def show(
                          "ignored": [{"value": "(hidden)" if key in SECRET_KEYS else i.value,
                                       "path": i.path, "reason": i.reason}
                                      for i in effective.ignored if i.key == key]}
+        if servers:
+            data["mcp_servers"] = servers
         typer.echo(json.dumps(data, indent=2, default=str))
         for warning in effective.warnings():
             typer.echo(f"warning: {printable(warning)}", err=True)
@@ -56,6 +62,26 @@ def show(
         for item in effective.ignored:
             console.print("  " + escape(printable(item.warning())), highlight=False,
                           soft_wrap=True)
+    if servers:
+        console.print("[bold]MCP servers[/] (your user config; their tools are the agent's):")
+        for line in servers.values():
+            console.print("  " + escape(printable(line)), highlight=False, soft_wrap=True)
+
+
+def _mcp_statuses(configured, start: bool, as_json: bool) -> dict:
+    """name -> its one-line status (or its record with --json); each server started briefly
+    to list its tools unless --no-mcp."""
+    from codeloop.mcp_client.hub import ServerStatus
+    from codeloop.mcp_client.report import probe, status_line, status_record
+
+    if not configured:
+        return {}
+    if start:
+        statuses = probe(configured)
+    else:
+        statuses = [ServerStatus(name, config, error="not started (--no-mcp)")
+                    for name, config in configured.items()]
+    return {s.name: status_record(s) if as_json else status_line(s) for s in statuses}
 
 
 def config_app() -> typer.Typer:
