@@ -55,7 +55,7 @@ app.command("build")(build_cmd.build)
 app.command("ask")(ask_cmd.ask)
 app.command("chat")(chat_cmd.chat)
 app.command("serve")(serve_cmd.serve)
-app.command("runs")(runs_cmd.runs)
+app.add_typer(runs_cmd.runs_app(), name="runs")  # `runs` lists; `runs show RUN_ID`
 app.command("approve")(runs_cmd.approve)
 app.command("reject")(runs_cmd.reject)
 app.add_typer(bench_cmd.bench_app(), name="bench")

@@ -26,14 +26,15 @@ from typing import Any, Self
 
 from codeloop.events import Event, EventBus, parse_event, redacted
 from codeloop.redaction import redact_value
-from codeloop.store_file import StoreError, open_store_connection
-from codeloop.store_run import (
+from codeloop.run_statuses import (
+    OLD_STATUSES,
     PAUSED_STATUSES,
     RESUMABLE_STATUSES,
-    Run,
-    UnfinishedRun,
-    open_run,
+    STATUSES,
+    settle,
 )
+from codeloop.store_file import StoreError, open_store_connection
+from codeloop.store_run import Run, UnfinishedRun, open_run
 
 __all__ = ["PAUSED_STATUSES", "RESUMABLE_STATUSES", "SCHEMA", "Run", "RunNotResumable",
            "RunRecord", "RunStore", "StoreError", "UnfinishedRun", "saved_threads"]
@@ -59,7 +60,9 @@ CREATE TABLE IF NOT EXISTS events (
 CREATE INDEX IF NOT EXISTS runs_by_job ON runs(job, started);
 """
 # Columns added after the first release: (name, declaration); added to older stores on open.
-_ADDED_COLUMNS = (("owner", "TEXT"),)
+# `outcome`: the job's phrase beside the run's status (run_statuses.py).
+_ADDED_COLUMNS = (("owner", "TEXT"), ("outcome", "TEXT"))
+_COLUMNS = "id, job, status, started, ended, input, result, outcome"
 
 
 def _owner() -> str:
@@ -101,6 +104,7 @@ class RunRecord:
     ended: float | None
     input: dict[str, Any]
     result: Any
+    outcome: str = ""  # the job's phrase beside the status: "tests passed", "3 of 5 merged"
 
 
 class RunStore:
@@ -117,6 +121,7 @@ class RunStore:
         else:
             self.conn = open_store_connection(self.path, SCHEMA)
         self._add_missing_columns()
+        self._migrate_statuses()
         self._lock = threading.Lock()
         self._seq: dict[str, int] = {}
         self._checkpointer = None
@@ -174,13 +179,21 @@ class RunStore:
                               f"resume")
 
     def finish_run(self, run_id: str, status: str, result: Any = None, *,
-                   ended: bool = True) -> None:
+                   outcome: str | None = None, ended: bool = True) -> str:
+        """End (or pause) a run as `status`, a status of run_statuses.STATUSES or a job's own
+        word ("passed"), settled there with `outcome` when none is given; the status
+        stored."""
         with self._lock:
+            row = self.conn.execute("SELECT job FROM runs WHERE id = ?", (run_id,)).fetchone()
+            if outcome is None or status not in STATUSES:
+                status, settled = settle(row[0] if row else "", status, result)
+                outcome = settled if outcome is None else outcome
             self.conn.execute(
-                "UPDATE runs SET status = ?, ended = ?, result = ? WHERE id = ?",
+                "UPDATE runs SET status = ?, ended = ?, result = ?, outcome = ? WHERE id = ?",
                 (status, time.time() if ended else None,
-                 json.dumps(redact_value(result), default=str), run_id),
+                 json.dumps(redact_value(result), default=str), outcome, run_id),
             )
+        return status
 
     def mark_interrupted(self, run_ids: list[str] | None = None) -> list[str]:
         """Runs recorded as running whose process on this host is gone become "interrupted"
@@ -192,14 +205,14 @@ class RunStore:
                     if (run_ids is None or rid in run_ids) and not _owner_alive(owner)]
             for rid in dead:
                 self.conn.execute(
-                    "UPDATE runs SET status = 'interrupted', ended = ? "
+                    "UPDATE runs SET status = 'interrupted', ended = ?, outcome = '' "
                     "WHERE id = ? AND status = 'running'", (time.time(), rid))
         return dead
 
     def get_run(self, run_id: str) -> RunRecord | None:
         with self._lock:
             row = self.conn.execute(
-                "SELECT id, job, status, started, ended, input, result FROM runs WHERE id = ?",
+                f"SELECT {_COLUMNS} FROM runs WHERE id = ?",
                 (run_id,),
             ).fetchone()
         return self._record(row) if row else None
@@ -207,7 +220,7 @@ class RunStore:
     def list_runs(self, job: str | None = None, limit: int = 50, *,
                   status: str | None = None, offset: int = 0) -> list[RunRecord]:
         """Newest first; `job` and `status` filter, `limit`/`offset` page."""
-        sql = "SELECT id, job, status, started, ended, input, result FROM runs"
+        sql = f"SELECT {_COLUMNS} FROM runs"
         where, args = [], []
         if job:
             where.append("job = ?")
@@ -233,12 +246,39 @@ class RunStore:
             if name not in present:
                 self.conn.execute(f"ALTER TABLE runs ADD COLUMN {name} {decl}")
 
+    def _migrate_statuses(self) -> None:
+        """Runs an older codeloop stored with its jobs' own words ("passed", "applied",
+        "COMPLETE", "error", ...) get the status and outcome of run_statuses.py, in one
+        transaction; a store already migrated costs one query that finds nothing."""
+        marks = ",".join("?" * len(OLD_STATUSES))
+        # Old rows: an old word, or a finished status with no outcome (never written so now).
+        where = (f"status IN ({marks}) OR (outcome IS NULL AND status IN "
+                 "('failed', 'cancelled', 'interrupted'))")
+        rows = self.conn.execute(f"SELECT id, job, status, result FROM runs WHERE {where}",
+                                 OLD_STATUSES).fetchall()
+        if not rows:
+            return
+        updates = []
+        for run_id, job, word, result in rows:
+            try:
+                loaded = json.loads(result) if result is not None else None
+            except ValueError:
+                loaded = None
+            updates.append((*settle(job, word, loaded), run_id))
+        with self.conn:  # one transaction: all rows or none
+            self.conn.execute("BEGIN")
+            self.conn.executemany("UPDATE runs SET status = ?, outcome = ? WHERE id = ?",
+                                  updates)
+
     @staticmethod
     def _record(row: tuple[Any, ...]) -> RunRecord:
+        status, outcome = row[2], row[7]
+        result = json.loads(row[6]) if row[6] is not None else None
+        if status not in STATUSES:  # written by an older process since this store opened
+            status, outcome = settle(row[1], status, result)
         return RunRecord(
-            id=row[0], job=row[1], status=row[2], started=row[3], ended=row[4],
-            input=json.loads(row[5] or "{}"),
-            result=json.loads(row[6]) if row[6] is not None else None,
+            id=row[0], job=row[1], status=status, started=row[3], ended=row[4],
+            input=json.loads(row[5] or "{}"), result=result, outcome=outcome or "",
         )
 
     # -------------------------------------------------------------- events

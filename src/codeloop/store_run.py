@@ -2,10 +2,13 @@
 
 The block gets the run's id and an event bus the store listens to. It ends the run with
 `run.finish(status, result)`. What else can happen is recorded, never lost:
-- an exception inside the block finishes the run as "error" with its message (Ctrl-C as
-  "interrupted"), then goes on up to the caller;
-- a block that ends without `finish` is a bug in the job: the run is recorded as "error"
+- an exception inside the block finishes the run as "failed" with its message as the outcome
+  (Ctrl-C as "interrupted"), then goes on up to the caller;
+- a block that ends without `finish` is a bug in the job: the run is recorded as "failed"
   saying so, and UnfinishedRun is raised, so it cannot pass for a silent success.
+
+The statuses are run_statuses.py's; `finish` also takes a job's own word ("passed") and the
+store settles it to a status and an outcome there.
 
 Every job (solve, agent, review, build, ask) and the HTTP server's worker threads open their
 runs this way; a Run is used by one thread, many Runs may share one store.
@@ -16,14 +19,23 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from codeloop.events import EventBus
-
-if TYPE_CHECKING:
-    from codeloop.store import RunStore
+from codeloop.events import Event, EventBus
+from codeloop.run_statuses import PAUSED_STATUSES
 
 __all__ = ["Run", "UnfinishedRun", "open_run"]
+
+
+class RunStore(Protocol):
+    """What a run needs of the store (store.py's RunStore; a protocol, so this module does
+    not import the store that imports it)."""
+
+    def start_run(self, job: str, inputs: dict[str, Any] | None = None) -> str: ...
+    def claim_run(self, run_id: str) -> str: ...
+    def finish_run(self, run_id: str, status: str, result: Any = None, *,
+                   outcome: str | None = None, ended: bool = True) -> str: ...
+    def __call__(self, event: Event) -> None: ...
 
 NOT_FINISHED = "the run ended without a result: the job never called run.finish()"
 
@@ -31,11 +43,6 @@ NOT_FINISHED = "the run ended without a result: the job never called run.finish(
 class UnfinishedRun(RuntimeError):
     """A `store.run(...)` block ended without `run.finish(...)` (a bug in the job)."""
 
-
-# A paused run waits for someone (a person's approval); `store.resume(run_id)` claims it.
-PAUSED_STATUSES = ("awaiting_approval",)
-# Runs that can be taken up again: paused ones, and ones whose process died.
-RESUMABLE_STATUSES = (*PAUSED_STATUSES, "interrupted")
 
 
 class Run:
@@ -46,17 +53,19 @@ class Run:
         self.id = run_id
         self.bus = bus
         self._finish_lock = threading.Lock()
-        self.status: str | None = None  # set once, by finish
+        self.status: str | None = None  # set once, by finish (the settled status)
 
     @property
     def finished(self) -> bool:
         return self.status is not None
 
-    def finish(self, status: str, result: Any = None) -> None:
-        """Record the run's outcome. A run finishes once: a second call is a bug."""
-        if status == "running" or status in PAUSED_STATUSES:
+    def finish(self, status: str, result: Any = None, outcome: str | None = None) -> None:
+        """Record how the run ended: a status (or the job's own word, settled by the store)
+        and the job's outcome phrase (None: the store words it from the status and result).
+        A run finishes once: a second call is a bug."""
+        if status in ("running", "queued") or status in PAUSED_STATUSES:
             raise ValueError(f"a run cannot finish as {status!r} (pause it instead)")
-        if not self._settle(status, result):
+        if not self._settle(status, result, outcome=outcome):
             raise RuntimeError(f"run {self.id} is already finished ({self.status})")
 
     def pause(self, status: str = "awaiting_approval", result: Any = None) -> None:
@@ -67,18 +76,19 @@ class Run:
         if not self._settle(status, result, ended=False):
             raise RuntimeError(f"run {self.id} is already finished ({self.status})")
 
-    def _settle(self, status: str, result: Any, *, ended: bool = True) -> bool:
+    def _settle(self, status: str, result: Any, *, outcome: str | None = None,
+                ended: bool = True) -> bool:
         """Finish the run unless it is finished already; whether this call finished it."""
         with self._finish_lock:  # a job may finish from a worker thread
             if self.status is not None:
                 return False
-            self._store.finish_run(self.id, status, result, ended=ended)
-            self.status = status
+            self.status = self._store.finish_run(self.id, status, result, outcome=outcome,
+                                                 ended=ended)
             return True
 
 
 def _failure(exc: BaseException) -> tuple[str, dict[str, str]]:
-    status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "error"
+    status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
     return status, {"error": str(exc) or type(exc).__name__}
 
 
@@ -106,5 +116,5 @@ def open_run(store: RunStore, job: str, inputs: dict[str, Any] | None = None,
     finally:
         stop_recording()
         bus.run_id = previous_id
-    if run._settle("error", {"error": NOT_FINISHED}):
+    if run._settle("failed", {"error": NOT_FINISHED}):
         raise UnfinishedRun(f"run {run_id} ({job}): {NOT_FINISHED}")

@@ -1,6 +1,7 @@
 """`codeloop runs --job/--status` take only values a run can have: anything else is one line
 and exit 2, before the store is opened. The values come from one place (run_statuses.py),
-checked here against the jobs' own status types so that a new status cannot be missed."""
+and every word the jobs' own status types can finish with is checked here to settle into
+that set, so that a new one cannot be missed."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import typer
 from typer.testing import CliRunner
 
 from codeloop.commands import runs_cmd
-from codeloop.run_statuses import JOB_STATUSES, JOBS, RUN_STATUSES
+from codeloop.run_statuses import JOB_WORDS, JOBS, STATUSES
 from codeloop.store import RunStore
 
 
@@ -41,10 +42,11 @@ def test_known_filter_values_still_filter(tmp_path):
             run.finish("passed", {})
         with runs.run("agent", {}) as run:
             run.finish("done", {})
-    result = _invoke("--job", "solve", "--status", "passed", "--json", "--store", str(store))
+    result = _invoke("--job", "solve", "--status", "succeeded", "--json", "--store", str(store))
     assert result.exit_code == 0, result.output
-    assert [r["job"] for r in json.loads(result.stdout)] == ["solve"]
-    empty = _invoke("--status", "untested", "--json", "--store", str(store))
+    assert [(r["job"], r["outcome"]) for r in json.loads(result.stdout)] == [
+        ("solve", "tests passed")]
+    empty = _invoke("--status", "interrupted", "--json", "--store", str(store))
     assert empty.exit_code == 0 and json.loads(empty.stdout) == []
 
 
@@ -56,10 +58,9 @@ def test_the_one_list_covers_every_status_the_jobs_declare():
     from codeloop.server.run_manager import CANCELLED
 
     review = set(get_args(ReviewOutcome.model_fields["status"].annotation))
-    assert review <= set(RUN_STATUSES)
-    assert review - {"awaiting_approval", "error"} <= set(JOB_STATUSES["review"])
+    assert review - {"awaiting_approval", "error"} <= set(JOB_WORDS["review"])
     # The agent finishes "done" or with why it stopped; "running"/"finished" never end a run.
     stops = set(get_args(Status)) - {"running", "finished", "error"}
-    assert stops | {"needs_review"} <= set(JOB_STATUSES["agent"])
+    assert stops | {"needs_review"} <= set(JOB_WORDS["agent"])
     assert "needs_review" in get_args(FinalStatus)
-    assert set(get_args(Job)) == set(JOBS) and CANCELLED in RUN_STATUSES
+    assert set(get_args(Job)) == set(JOBS) and CANCELLED in STATUSES

@@ -1,41 +1,46 @@
-"""`codeloop runs` (the run store's runs, those awaiting approval first to the eye) and
-`codeloop approve` / `codeloop reject` (decide a review run that waits for a person, from any
-shell, any time after the process that started it has gone)."""
+"""`codeloop runs` (the run store's runs, those awaiting approval first to the eye),
+`codeloop runs show RUN_ID` (run_show.py) and `codeloop approve` / `codeloop reject` (decide a
+review run that waits for a person, from any shell, any time after the process that started
+it has gone)."""
 
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 import typer
 
+from codeloop.commands import run_show
 from codeloop.commands.common import fail, open_store, settings_from_cli
+from codeloop.commands.run_fields import WAITING, age, crop, run_row, status_text
 
-WAITING = "awaiting_approval"
-STATUS_STYLES = {WAITING: "bold yellow", "interrupted": "magenta", "running": "cyan",
-                 "error": "red", "failed": "red", "blocked": "red", "rejected": "red",
-                 "applied": "green", "passed": "green", "done": "green", "untested": "yellow"}
+__all__ = ["WAITING", "age", "approve", "register", "reject", "run_row", "runs", "runs_app"]
 
 
 # ------------------------------------------------------------------ codeloop runs
 def runs(
+    ctx: typer.Context,
     job: str = typer.Option(None, "--job", help="Only this job's runs (solve, agent, review…)."),
-    status: str = typer.Option(None, "--status", help="Only runs in this status, e.g. "
-                               "awaiting_approval, interrupted, applied."),
+    status: str = typer.Option(None, "--status", help="Only runs in this status: queued, "
+                               "running, awaiting_approval, succeeded, failed, cancelled, "
+                               "interrupted."),
     limit: int = typer.Option(20, "--limit", min=1, max=10_000, help="Newest runs shown."),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable list."),
     store: str = typer.Option(None, "--store", help="Run store path (SQLite)."),
 ) -> None:
     """List recent runs; those awaiting approval are highlighted.
 
-    Columns: id, job, status, model, age, tokens."""
-    from codeloop.run_statuses import JOBS, RUN_STATUSES, unknown_value
+    Columns: id, job, status and outcome, model, what was asked, age, tokens.
+    `codeloop runs show RUN_ID` shows one run."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from codeloop.run_statuses import JOBS, status_refusal, unknown_value
 
     # A filter no run can match is a typo, not an empty list: one line, nothing opened.
-    for kind, value, known in (("job", job, JOBS), ("status", status, RUN_STATUSES)):
-        if value and (refusal := unknown_value(kind, value, known)):
-            fail(refusal)
+    if job and (refusal := unknown_value("job", job, JOBS)):
+        fail(refusal)
+    if status and (refusal := status_refusal(status)):
+        fail(refusal)
     settings = settings_from_cli(store=store)
     with open_store(settings.store_path()) as run_store:
         run_store.mark_interrupted()  # a run whose process died is not "running"
@@ -48,56 +53,9 @@ def runs(
     _print_runs(rows, waiting, settings.store_path(), store)
 
 
-def run_row(run_store: Any, record: Any) -> dict[str, Any]:
-    """One run as `runs` shows it; the model and tokens from the run's result when it says,
-    else from its recorded model calls (a run still going, or a job that does not say)."""
-    model = record.input.get("model") if isinstance(record.input, dict) else None
-    tokens = _result_tokens(record.result)
-    if model is None or tokens is None:
-        calls = [e for _, e in run_store.events(record.id) if e.type == "llm_call"]
-        if calls:
-            model = model or calls[0].model
-            if tokens is None:
-                tokens = sum(c.prompt_tokens + c.completion_tokens for c in calls)
-    now = time.time()
-    return {"id": record.id, "job": record.job, "status": record.status,
-            "model": model, "tokens": tokens,
-            "started": _iso(record.started), "ended": _iso(record.ended),
-            "age_seconds": round(now - record.started, 1), "waiting": record.status == WAITING}
-
-
-def _result_tokens(result: Any) -> int | None:
-    """Total tokens from the shapes the jobs record: review {"tokens": {"total"}}, agent
-    {"tokens": N}, solve {"totals": {prompt_tokens, completion_tokens}}."""
-    if not isinstance(result, dict):
-        return None
-    tokens = result.get("tokens")
-    if isinstance(tokens, dict) and isinstance(tokens.get("total"), int):
-        return tokens["total"]
-    if isinstance(tokens, int) and not isinstance(tokens, bool):
-        return tokens
-    totals = result.get("totals")
-    if isinstance(totals, dict):
-        figures = [totals.get("prompt_tokens"), totals.get("completion_tokens")]
-        if all(isinstance(f, int) for f in figures):
-            return sum(figures)
-    return None
-
-
-def _iso(ts: float | None) -> str | None:
-    return None if ts is None else time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ts))
-
-
-def age(seconds: float) -> str:
-    """A run's age the way people say it: 45s, 12m, 3h, 2d."""
-    for size, unit in ((86_400, "d"), (3_600, "h"), (60, "m")):
-        if seconds >= size:
-            return f"{int(seconds // size)}{unit}"
-    return f"{max(0, int(seconds))}s"
-
-
 def _print_runs(rows: list[dict[str, Any]], waiting: int, path: Any,
                 store_flag: str | None) -> None:
+    from rich import box
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
@@ -109,31 +67,34 @@ def _print_runs(rows: list[dict[str, Any]], waiting: int, path: Any,
     if not rows:
         console.print(Text(f"no runs in {path}", style="dim"))
         return
-    from rich import box
-
     table = Table(title=f"Runs in {printable(str(path))}", title_justify="left",
                   box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
                   collapse_padding=True)
-    # Ids, statuses, ages and tokens are never cut (people copy ids); the model's name gets
-    # what width is left, and its column goes when there is too little.
-    cells = [{"id": r["id"], "job": printable(r["job"]), "status": printable(r["status"]),
-              "model": printable(str(r["model"] or "-")), "age": age(r["age_seconds"]),
+    # Ids, statuses, ages and tokens are never cut (people copy ids); the model and what was
+    # asked share what width is left, and their columns go when there is too little.
+    cells = [{"id": r["id"], "job": printable(r["job"]),
+              "status": printable(status_text(r)[0]),
+              "model": printable(str(r["model"] or "-")),
+              "asked": printable(crop(r["asked"] or "-")), "age": age(r["age_seconds"]),
               "tokens": f"{r['tokens']:,}" if r["tokens"] is not None else "-"} for r in rows]
     widths = {key: max(len(key), *(len(c[key]) for c in cells)) for key in cells[0]}
-    room = console.width - sum(w for k, w in widths.items() if k != "model") - 2 * 5
-    show_model = room >= 8
-    for key in ("id", "job", "status", "model", "age", "tokens"):
-        if key == "model" and not show_model:
-            continue
+    flexible = ("model", "asked")
+    room = console.width - sum(w for k, w in widths.items() if k not in flexible) - 2 * 6
+    # The model's name whole when what was asked keeps 20 columns, else a third of the room.
+    model_room = widths["model"] if room >= widths["model"] + 20 else max(0, room // 3)
+    shown_keys = ["id", "job", "status"]
+    shown_keys += ["model"] if model_room >= 8 else []
+    asked_room = room - (model_room if "model" in shown_keys else 0)
+    shown_keys += ["asked"] if asked_room >= 10 else []
+    shown_keys += ["age", "tokens"]
+    for key in shown_keys:
+        cap = {"model": model_room, "asked": min(widths["asked"], asked_room)}.get(key)
         table.add_column(key, no_wrap=True, justify="right" if key in ("age", "tokens")
-                         else "left", overflow="ellipsis",
-                         max_width=min(widths[key], room) if key == "model" else None,
-                         min_width=None if key == "model" else widths[key])
+                         else "left", overflow="ellipsis", max_width=cap,
+                         min_width=None if key in flexible else widths[key])
     for row, cell in zip(rows, cells, strict=True):
-        shown = [Text(cell["id"], style="bold" if row["waiting"] else ""), Text(cell["job"]),
-                 Text(cell["status"], style=STATUS_STYLES.get(row["status"], ""))]
-        shown += [Text(cell["model"])] if show_model else []
-        table.add_row(*shown, cell["age"], cell["tokens"],
+        styles = {"id": "bold" if row["waiting"] else "", "status": status_text(row)[1]}
+        table.add_row(*(Text(cell[k], style=styles.get(k, "")) for k in shown_keys),
                       style="on grey15" if row["waiting"] else None)
     console.print(table)
     if waiting:
@@ -265,7 +226,15 @@ class _LazyLLM:
         return getattr(self._llm, attribute)
 
 
+def runs_app() -> typer.Typer:
+    """`codeloop runs` lists (no subcommand needed); `codeloop runs show RUN_ID`."""
+    group = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+    group.callback(invoke_without_command=True)(runs)
+    group.command("show")(run_show.show)
+    return group
+
+
 def register(app: typer.Typer) -> None:
-    app.command("runs")(runs)
+    app.add_typer(runs_app(), name="runs")
     app.command("approve")(approve)
     app.command("reject")(reject)
