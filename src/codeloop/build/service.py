@@ -82,7 +82,8 @@ def build_status(store: Any, run_id: str) -> dict[str, Any]:
         state = {**state, **record.result}  # the finished run's own result wins
     request_tasks = (record.input.get("request") or {}).get("tasks") or []
     status = state.get("status") or "PENDING"
-    if record.status in ("error", "interrupted") and status not in ("COMPLETE", "FAILED"):
+    if record.status in ("failed", "cancelled", "interrupted") and \
+            status not in ("COMPLETE", "FAILED"):
         status = "FAILED"  # died or stopped mid-way: not going on by itself
     return {
         "run_id": run_id,

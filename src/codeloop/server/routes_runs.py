@@ -7,6 +7,8 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Body, Path, Query, Request
 
+from codeloop.commands.run_fields import asked
+from codeloop.run_statuses import LIVE_STATUSES, STATUSES
 from codeloop.server.errors import ERROR_RESPONSES
 from codeloop.server.job_runners import LAUNCHERS, BadRequest, decision_launch, resume_launch
 from codeloop.server.run_access import shown_by, visible_page, visible_record
@@ -27,7 +29,7 @@ from codeloop.server.sse import RUN_ID
 router = APIRouter(prefix="/api", responses=ERROR_RESPONSES)
 RunId = Annotated[str, Path(pattern=RUN_ID, description="A run id (GET /api/runs)")]
 Job = Literal["solve", "agent", "review", "build", "ask"]
-LIVE_STATUSES = ("queued", "running")  # what a live run shows (run_manager.live_status)
+Status = Literal[STATUSES]  # type: ignore[valid-type]  # run_statuses.py's one set
 
 
 def _server(request: Request):
@@ -40,6 +42,7 @@ def _summary(server, record, tokens: int, status: str | None = None) -> RunSumma
     return RunSummary(
         id=record.id, job=record.job,
         status=status or server.manager.live_status(record.id, record.status),
+        outcome=record.outcome, asked=asked(record),
         model=model if isinstance(model, str) else None, tokens=tokens,
         started=record.started, ended=record.ended,
         age_seconds=round(max(0.0, time.time() - record.started), 3))
@@ -78,7 +81,7 @@ def start_run(request: Request, body: Annotated[StartRun, Body()]) -> Started:
 def list_runs(
     request: Request,
     job: Job | None = None,
-    status: Annotated[str | None, Query(max_length=40, pattern=r"^[a-z_]+$")] = None,
+    status: Status | None = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
 ) -> RunList:
@@ -236,7 +239,8 @@ def resume_run(request: Request, run_id: RunId) -> Started:
     except Exception:
         server.store.finish_run(run_id, "interrupted", record.result)
         raise
-    server.store.finish_run(run_id, "restarted", {"restarted_as": new_id})
+    server.store.finish_run(run_id, "cancelled", {"restarted_as": new_id},
+                            outcome=f"restarted as {new_id}")
     server.notifier.notify(run_id)  # its streams end now
     return Started(run_id=new_id, job=record.job, status=server.manager.current_status(new_id),
                    resumed_from=run_id)

@@ -175,7 +175,11 @@ class Started(BaseModel):
 class RunSummary(BaseModel):
     id: str
     job: str
-    status: str
+    status: str = Field(description="queued, running, awaiting_approval, succeeded, failed, "
+                        "cancelled or interrupted (the same set for every job)")
+    outcome: str = Field("", description="The job's own result beside the status: tests "
+                         "passed, untested, applied, blocked: …, 3 of 5 tasks merged, …")
+    asked: str = Field("", description="What the run was asked (request, question, task)")
     model: str | None
     tokens: int
     started: float
