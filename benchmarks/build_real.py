@@ -39,10 +39,23 @@ def main() -> None:
     parser.add_argument("--retries", type=int, default=1)
     parser.add_argument("--out-dir", default=str(ROOT / "benchmarks/results/build-1.5b"))
     args = parser.parse_args()
-    results = Path(args.out_dir).resolve()  # git runs in the project: an absolute path
+    summary = run_build(args.tasks, args.model, Path(args.out_dir),
+                        max_parallel=args.max_parallel, retries=args.retries,
+                        command=".venv/bin/python benchmarks/build_real.py "
+                                + " ".join(sys.argv[1:]))
+    final = summary["final"]
+    print(json.dumps({k: summary[k] for k in ("minutes", "tokens")}, indent=1))
+    print(final["status"], final["completed_tasks"], final["failed_tasks"])
+
+
+def run_build(tasks: str, model: str, out_dir: Path, *, max_parallel: int = 1,
+              retries: int = 1, command: str = "") -> dict:
+    """One build of the graph in `tasks` on `model`; writes out_dir's files (see above) and
+    returns the summary."""
+    results = Path(out_dir).resolve()  # git runs in the project: an absolute path
     results.mkdir(parents=True, exist_ok=True)
-    settings = load_config({"model": args.model}).settings
-    llm_for = models_for(args.model, settings)
+    settings = load_config({"model": model}).settings
+    llm_for = models_for(model, settings)
     tokens: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # calls, prompt, completion
     lines: list[str] = []
     started = time.time()
@@ -64,11 +77,13 @@ def main() -> None:
         elif event.type == "test_result":
             lines.append(f"{stamp}  tests: {event.passed} passed, {event.failed} failed, "
                          f"{event.errors} errors")
+        # written as it goes: a run stopped at the deadline still shows its steps
+        (results / "progress.txt").write_text("\n".join(lines) + "\n")
 
     with tempfile.TemporaryDirectory(prefix="codeloop-build-real-") as tmp:
-        out = Path(tmp) / "todo-api"
-        inputs = prepare(args.tasks, out_dir=out, options=BuildOptions(
-            max_parallel=args.max_parallel, retries=args.retries, backoff_seconds=1.0))
+        out = Path(tmp) / Path(tasks).resolve().parent.name
+        inputs = prepare(tasks, out_dir=out, options=BuildOptions(
+            max_parallel=max_parallel, retries=retries, backoff_seconds=1.0))
         with RunStore(Path(tmp) / "runs.sqlite") as store, \
                 store.run("build", inputs.record()) as run:
             run.bus.subscribe(listen)
@@ -84,17 +99,19 @@ def main() -> None:
             kept = results / f"{branch.replace('/', '-')}.tar.gz"
             git(["archive", "--format=tar.gz", f"--output={kept}", branch], out)
         log = git(["log", "--format=%h %s"], out).stdout
+    try:
+        tasks_file = str(Path(tasks).resolve().relative_to(ROOT))
+    except ValueError:
+        tasks_file = str(tasks)
     summary = {
-        "command": ".venv/bin/python benchmarks/build_real.py " + " ".join(sys.argv[1:]),
-        "model": args.model, "tasks_file": str(Path(args.tasks).relative_to(ROOT)),
+        "command": command, "model": model, "tasks_file": tasks_file,
         "minutes": round(minutes, 1), "final": final, "git_log": log.splitlines(),
         "tokens": {key: {"calls": c, "prompt": p, "completion": o}
                    for key, (c, p, o) in sorted(tokens.items())},
     }
     (results / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     (results / "progress.txt").write_text("\n".join(lines) + "\n")
-    print(json.dumps({k: summary[k] for k in ("minutes", "tokens")}, indent=1))
-    print(final["status"], final["completed_tasks"], final["failed_tasks"])
+    return summary
 
 
 if __name__ == "__main__":

@@ -1,0 +1,11 @@
+from fastapi import FastAPI
+
+from app.routes import router
+
+app = FastAPI(title="notes")
+app.include_router(router)
+
+
+@app.get("/health")
+def health() -> dict:
+    return {"status": "ok"}

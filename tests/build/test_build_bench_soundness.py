@@ -1,0 +1,85 @@
+"""The build benchmark's graphs are sound, with no model: every graph loads as `codeloop
+build` loads it, its reference project (the scaffold with reference/ over it) passes every
+hidden acceptance test, and the scaffold alone passes none. Scored by the benchmark's own
+scorer (benchmarks/build_bench.py: the hidden tests in the real sandbox)."""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from codeloop.build.request import dependency_levels
+from codeloop.build.runner import prepare
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "build_bench.py"
+
+
+def _load():
+    spec = importlib.util.spec_from_file_location("build_bench", BENCH)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["build_bench"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+bench = _load()
+NAMES = bench.graph_names()
+
+
+def test_at_least_four_graphs_one_with_five_tasks_and_a_chain_of_three(tmp_path):
+    assert len(NAMES) >= 4
+    shapes = []
+    for name in NAMES:
+        inputs = prepare(bench.GRAPHS / name / "tasks.json", out_dir=tmp_path / name)
+        levels = dependency_levels(inputs.request)
+        shapes.append((len(inputs.request.tasks), max(levels.values()) + 1))
+    assert any(tasks >= 5 and chain >= 3 for tasks, chain in shapes), shapes
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_graph_loads_as_build_loads_it(name, tmp_path):
+    inputs = prepare(bench.GRAPHS / name / "tasks.json", out_dir=tmp_path / "out")
+    assert inputs.stack.name == "python-api"
+    assert not (tmp_path / "out").exists()  # prepare writes nothing
+    assert bench.acceptance_total(bench.GRAPHS / name) >= 8
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_reference_passes_every_hidden_test(name, tmp_path):
+    folder = bench.GRAPHS / name
+    tree = bench.scaffold_tree("python-api", tmp_path / name)
+    shutil.copytree(folder / "reference", tree, dirs_exist_ok=True)
+    scored = bench.score_tree(tree, folder)
+    assert scored["acceptance_passed"] == scored["acceptance_total"], scored
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_scaffold_alone_passes_no_hidden_test(name, tmp_path):
+    folder = bench.GRAPHS / name
+    scored = bench.score_tree(bench.scaffold_tree("python-api", tmp_path / name), folder)
+    assert scored["acceptance_passed"] == 0, scored
+    assert scored["acceptance_total"] >= 8
+
+
+def test_a_half_built_project_scores_in_between(tmp_path):
+    """A project with only the models module passes the models' tests and no others: the
+    score counts tests, not projects."""
+    folder = bench.GRAPHS / "bookmarks"
+    tree = bench.scaffold_tree("python-api", tmp_path / "half")
+    shutil.copy(folder / "reference" / "app" / "models.py", tree / "app" / "models.py")
+    scored = bench.score_tree(tree, folder)
+    assert 0 < scored["acceptance_passed"] < scored["acceptance_total"], scored
+
+
+def test_the_build_never_sees_the_hidden_tests_or_the_reference():
+    source = inspect.getsource(bench.run_graph)
+    assert '"tasks.json"' in source
+    assert "reference" not in source
+    for name in NAMES:
+        text = (bench.GRAPHS / name / "tasks.json").read_text()
+        assert "acceptance" not in text and "reference" not in text
