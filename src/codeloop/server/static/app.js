@@ -6,7 +6,8 @@ import { renderRun } from "./run.js";
 
 const view = document.getElementById("view");
 let teardown = null;
-export const server = { info: null };
+// The server's /api/info, handed to the views that need it (no view imports this module).
+const server = { info: null };
 
 async function route() {
   if (teardown) { teardown(); teardown = null; }
@@ -14,7 +15,7 @@ async function route() {
   const hash = window.location.hash || "#/runs";
   const match = hash.match(/^#\/runs\/([A-Za-z0-9._-]+)$/);
   try {
-    teardown = match ? await renderRun(view, match[1]) : await renderRuns(view);
+    teardown = match ? await renderRun(view, match[1]) : await renderRuns(view, server.info);
   } catch (err) {
     view.append(h("p", { class: "error" }, String(err.message || err)));
   }

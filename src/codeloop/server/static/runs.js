@@ -1,12 +1,27 @@
-// Runs: the list (job, status, model, tokens, age), filters and paging, and the form that
-// starts a job.
+// Runs: the list (job, status and outcome, what was asked, model, tokens, age), filters and
+// paging, and the form that starts a job.
 import { api } from "./api.js";
 import { clear, fmtAge, h, statusBadge } from "./dom.js";
-import { server } from "./app.js";
 
 const PAGE = 20;
-const STATUSES = ["", "running", "queued", "awaiting_approval", "applied", "passed", "failed",
-  "untested", "done", "error", "cancelled", "interrupted", "rejected", "blocked", "restarted"];
+// The one status set of every run (run_statuses.py); the job's own result is its outcome.
+const STATUSES = ["", "queued", "running", "awaiting_approval", "succeeded", "failed",
+  "cancelled", "interrupted"];
+// Outcomes of a succeeded run that no test judged: shown as a caution, never plain green.
+const CAUTION_OUTCOMES = ["untested"];
+
+const statusLabel = (status) => String(status).replace(/_/g, " ");
+
+// The status badge in people's words, and the job's outcome beside it.
+function statusCell(run) {
+  const badge = statusBadge(run.status);
+  badge.textContent = statusLabel(run.status);
+  if (run.status === "succeeded" && CAUTION_OUTCOMES.includes(run.outcome)) {
+    badge.classList.add("status-caveat");
+  }
+  return h("td", { class: "status" }, badge,
+    run.outcome ? h("span", { class: "outcome muted" }, run.outcome) : "");
+}
 
 // [name, label, kind, placeholder, required]. Every field starts empty: a placeholder only
 // shows what goes there, so no click can start a job on a directory nobody chose.
@@ -40,6 +55,11 @@ const FORMS = {
   ],
 };
 
+const crop = (text, width = 60) => {
+  const value = String(text || "");
+  return value.length <= width ? value : value.slice(0, width - 1) + "…";
+};
+
 function paramsFrom(job, form) {
   const value = (name) => (form.elements[name] ? form.elements[name].value.trim() : "");
   const model = value("model") || undefined;
@@ -69,8 +89,8 @@ function field(name, kind, placeholder, required) {
   return h("input", attrs);
 }
 
-function startForm(onStarted) {
-  const jobs = (server.info && server.info.jobs) || Object.keys(FORMS);
+function startForm(info, onStarted) {
+  const jobs = (info && info.jobs) || Object.keys(FORMS);
   const fields = h("div", { class: "fields" });
   const error = h("p", { class: "error", role: "alert" });
   const select = h("select", { name: "job", id: "start-job" },
@@ -79,7 +99,7 @@ function startForm(onStarted) {
     h("h2", {}, "Start a job"),
     h("label", {}, "Job ", select), fields,
     h("label", {}, "Model (optional) ", h("input", { name: "model", placeholder:
-      server.info ? server.info.model : "" })),
+      info ? info.model : "" })),
     h("button", { type: "submit" }, "Start"), error);
   const fill = () => {
     clear(fields);
@@ -105,19 +125,21 @@ function startForm(onStarted) {
   return form;
 }
 
-export async function renderRuns(view) {
+// `info`: the server's /api/info (jobs, model), from app.js.
+export async function renderRuns(view, info) {
   let offset = 0;
   const filters = { job: "", status: "" };
   const body = h("tbody");
   const pager = h("span", { class: "muted" });
   const table = h("table", { class: "runs", id: "runs-table" },
-    h("thead", {}, h("tr", {}, ["Run", "Job", "Status", "Model", "Tokens", "Age"].map(
+    h("thead", {}, h("tr", {}, ["Run", "Job", "Status", "Asked", "Model", "Tokens", "Age"].map(
       (c) => h("th", {}, c)))), body);
   const jobFilter = h("select", { onchange: (e) => { filters.job = e.target.value; offset = 0;
     refresh(); } }, ["", "solve", "review", "agent", "build", "ask"].map(
     (j) => h("option", { value: j }, j || "all jobs")));
   const statusFilter = h("select", { onchange: (e) => { filters.status = e.target.value;
-    offset = 0; refresh(); } }, STATUSES.map((s) => h("option", { value: s }, s || "any status")));
+    offset = 0; refresh(); } }, STATUSES.map((s) => h("option", { value: s },
+    s ? statusLabel(s) : "any status")));
   const prev = h("button", { onclick: () => { offset = Math.max(0, offset - PAGE); refresh(); } },
     "‹ Newer");
   const next = h("button", { onclick: () => { offset += PAGE; refresh(); } }, "Older ›");
@@ -132,10 +154,11 @@ export async function renderRuns(view) {
       body.append(h("tr", { class: "run-row", dataset: { runId: run.id },
         onclick: () => { window.location.hash = `#/runs/${run.id}`; } },
         h("td", {}, h("a", { href: `#/runs/${run.id}` }, run.id)), h("td", {}, run.job),
-        h("td", {}, statusBadge(run.status)), h("td", { class: "model" }, run.model || ""),
+        statusCell(run), h("td", { class: "asked", title: run.asked || "" }, crop(run.asked)),
+        h("td", { class: "model" }, run.model || ""),
         h("td", { class: "num" }, run.tokens), h("td", { class: "num" }, fmtAge(run.age_seconds))));
     }
-    if (!data.runs.length) body.append(h("tr", {}, h("td", { colspan: 6, class: "muted" },
+    if (!data.runs.length) body.append(h("tr", {}, h("td", { colspan: 7, class: "muted" },
       "No runs yet.")));
     pager.textContent = `${data.total ? offset + 1 : 0}–${offset + data.runs.length} of ${data.total}`;
     prev.disabled = offset === 0;
@@ -145,7 +168,7 @@ export async function renderRuns(view) {
   view.append(h("div", { class: "runs-page" },
     h("section", { class: "card" }, h("h2", {}, "Runs"),
       h("div", { class: "toolbar" }, jobFilter, statusFilter, prev, next, pager), table),
-    startForm((runId) => { window.location.hash = `#/runs/${runId}`; })));
+    startForm(info, (runId) => { window.location.hash = `#/runs/${runId}`; })));
   await refresh();
   const timer = setInterval(() => refresh().catch(() => {}), 2000);
   return () => clearInterval(timer);
