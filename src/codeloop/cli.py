@@ -14,6 +14,7 @@ from codeloop.commands import (
     build_cmd,
     chat_cmd,
     config_cmd,
+    mcp_cmd,
     models_cmd,
     review_cmd,
     runs_cmd,
@@ -55,6 +56,7 @@ app.command("build")(build_cmd.build)
 app.command("ask")(ask_cmd.ask)
 app.command("chat")(chat_cmd.chat)
 app.command("serve")(serve_cmd.serve)
+app.command("mcp")(mcp_cmd.mcp)
 app.add_typer(runs_cmd.runs_app(), name="runs")  # `runs` lists; `runs show RUN_ID`
 app.command("approve")(runs_cmd.approve)
 app.command("reject")(runs_cmd.reject)

@@ -73,6 +73,7 @@ def create_app(settings: Settings, roots: list[Path] | Roots, token: str | None,
     from fastapi.staticfiles import StaticFiles
 
     from codeloop import __version__
+    from codeloop.mcp.http import add_mcp_routes
     from codeloop.server import errors, routes_build, routes_docs, routes_runs, routes_ui, sse
     from codeloop.server.auth import TokenMiddleware
 
@@ -82,7 +83,8 @@ def create_app(settings: Settings, roots: list[Path] | Roots, token: str | None,
     @asynccontextmanager
     async def lifespan(_app):
         try:
-            yield
+            async with mcp_running:
+                yield
         finally:
             state.close()
 
@@ -90,6 +92,7 @@ def create_app(settings: Settings, roots: list[Path] | Roots, token: str | None,
                   docs_url=None, redoc_url=None,  # /docs: routes_docs.py, no CDN
                   description="Run codeloop's jobs, stream their events, approve changes.")
     app.state.server = state
+    mcp_running = add_mcp_routes(app, state)  # /api/mcp: MCP over Streamable HTTP
     errors.install(app)
     app.include_router(routes_runs.router)
     app.include_router(sse.router)

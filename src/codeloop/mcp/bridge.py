@@ -1,0 +1,77 @@
+"""The HTTP API's own route functions, called for MCP tools, and a live run followed as
+progress notifications.
+
+The runs API's routes (server/routes_runs.py) read nothing from their request but
+`request.app.state.server`: `ApiRequest` gives them that, so a tool starts, lists, shows and
+decides runs through the very code the HTTP API runs (the approval digest check included),
+never a copy of it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Any
+
+import anyio
+
+from codeloop.events import Event
+
+POLL_SECONDS = 0.1  # how often a followed run's new events are read from the store
+
+
+@dataclass(frozen=True)
+class ApiRequest:
+    """What a route function of the runs API reads of its request."""
+
+    app: SimpleNamespace
+
+    @classmethod
+    def on(cls, state: Any) -> ApiRequest:
+        return cls(app=SimpleNamespace(state=SimpleNamespace(server=state)))
+
+
+def describe(event: Event) -> str:
+    """One short line for a progress notification."""
+    kind = event.type
+    if kind == "stage_start":
+        return f"{event.stage}: started"
+    if kind == "stage_end":
+        return f"{event.stage}: {'done' if event.ok else 'failed'} in {event.seconds:.1f}s"
+    if kind == "llm_call":
+        return f"model call ({event.stage or 'run'}): {event.completion_tokens} tokens"
+    if kind == "tool_call":
+        return f"tool {event.tool}"
+    if kind == "test_result":
+        return f"tests: {event.passed} passed, {event.failed} failed"
+    if kind == "progress":
+        return f"{event.message or 'progress'} ({event.done}/{event.total})"
+    if kind == "diff":
+        return f"diff of {event.path}"
+    if kind == "approval_request":
+        return f"waiting for approval: {event.subject}"
+    if kind == "error":
+        return f"error: {event.message}"[:300]
+    return kind
+
+
+async def follow_run(state: Any, run_id: str, ctx: Any) -> int:
+    """Report the run's events as progress until its worker ends; the events seen.
+
+    A cancelled tool call (the client's notifications/cancelled) cancels the run: it stops
+    at its next model call, as DELETE /api/runs/{id} does."""
+    seen = 0
+    try:
+        while True:
+            live = state.manager.is_live(run_id)
+            batch = await anyio.to_thread.run_sync(state.feed.run_events, run_id, seen)
+            for seq, event in batch:
+                seen = seq
+                await ctx.report_progress(seq, None, describe(event)[:300])
+            if not live and not batch:  # ended, and every event it stored was reported
+                return seen
+            await anyio.sleep(POLL_SECONDS)
+    except anyio.get_cancelled_exc_class():
+        if state.manager.is_live(run_id):
+            state.manager.cancel(run_id)
+        raise
