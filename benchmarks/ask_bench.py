@@ -81,13 +81,13 @@ def fetch_sdist(name: str, version: str, sha256: str, cache: Path) -> Path:
         return _top_folder(target)
     request = urllib.request.Request(SIMPLE_API.format(name=name),
                                      headers={"Accept": "application/vnd.pypi.simple.v1+json"})
-    with urllib.request.urlopen(request, timeout=60) as reply:  # noqa: S310 (a fixed https URL)
+    with urllib.request.urlopen(request, timeout=60) as reply:
         files = json.load(reply)["files"]
     wanted = [f for f in files if f.get("hashes", {}).get("sha256") == sha256
               and f["filename"].endswith(".tar.gz")]
     if not wanted:
         raise ValueError(f"PyPI lists no sdist of {name} with SHA-256 {sha256}")
-    with urllib.request.urlopen(wanted[0]["url"], timeout=120) as reply:  # noqa: S310
+    with urllib.request.urlopen(wanted[0]["url"], timeout=120) as reply:
         data = reply.read()
     if hashlib.sha256(data).hexdigest() != sha256:
         raise ValueError(f"{wanted[0]['filename']}: SHA-256 does not match the pinned one")

@@ -39,9 +39,12 @@ class AskContext(StageContext[str]):
     max_depth: int = 3
     max_tokens_cap: int | None = None  # the user's max_tokens setting: no reply is longer
     model_down: str = ""  # why the model could not be reached, once it could not
+    run_calls: bool = True  # a call in the question runs in the sandbox (calls.py)
     def search(self):
         """The repository's BM25 index, built on first use and kept with the index."""
-        return self.index.search() if self.index is not None else None
+        from codeloop.ask.tools.retrieval import repository_search
+
+        return repository_search(self.index) if self.index is not None else None
 
     def debug(self, node: str, event_type: str, content: str, *,
               usage: UsageRecord | None = None, **metadata: Any) -> None:

@@ -2,7 +2,9 @@
 
 - analyze_repo: the Markdown report (report.py) with the model's Purpose and Architecture;
   with no model reachable, the template report from the tool data alone;
-- answer_question: an answer from the retrieved code, citing `file:line`;
+- answer_question: an answer from the retrieved code, what running the question's call showed
+  and the tools' structure facts, citing `file:line` (citing.py: one more round for an answer
+  that cites nothing, then a plain "uncited" line);
 - generate_content: the text asked for (a post, an email...), fed with the repository's
   facts when a repository was given;
 - general: a plain answer (math included).
@@ -13,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from codeloop.ask.calls import observation_text
+from codeloop.ask.citing import finish_answer
 from codeloop.ask.context import AskContext, AskError, ask_or_none, prompt
 from codeloop.ask.evidence import central, code_evidence, question_extras
 from codeloop.ask.report import build_report, readme_head, template_architecture, template_purpose
@@ -78,7 +82,12 @@ def _ask(state: AskState, ctx: AskContext, usage: UsageRecord) -> str | None:
     if kind == "answer_question" and state["repo"] is not None:
         reply = ask_or_none(ctx, usage, "generator", prompt("answer_question"),
                             question=state["task"], extra=question_extras(state),
+                            observed=observation_text(state["observation"]),
+                            facts=state["facts"],
                             code=code_evidence(state) or "(no matching code was found)")
+        if reply is None:
+            return None
+        return finish_answer(reply.text.strip(), state, ctx, usage)
     elif kind == "generate_content":
         reply = ask_or_none(ctx, usage, "generator", prompt("generate_content"),
                             task=state["task"], facts=_facts(state, ctx))

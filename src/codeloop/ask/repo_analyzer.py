@@ -5,7 +5,9 @@ call in `tool_usage` (arguments, result size, a one-line summary) and as a ToolC
   generate_architecture_map, read_source_files (the most central files first);
 - retrieve (a question): the architecture map, then BM25 chunks for the question (or, with
   retrieval off, the central files as the seed read them); the dependencies or the tree too
-  when the question is about them;
+  when the question is about them; a call of the repository's code in the question is run in
+  the sandbox (`run_call`, calls.py) and the definition that ran joins the chunks; structure
+  questions get the tools' facts with their path:line (`structure_facts`, facts.py);
 - read_files: the files the reasoning named that are not read yet.
 """
 
@@ -17,7 +19,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from codeloop.ask.calls import definition_chunk, find_call, observe
 from codeloop.ask.context import AskContext
+from codeloop.ask.facts import structure_facts
 from codeloop.ask.grounding import resolve_path
 from codeloop.ask.state import AskState, ToolUse
 from codeloop.ask.tools.architecture import generate_architecture_map
@@ -30,7 +34,8 @@ from codeloop.jobs.usage import UsageRecord
 
 QUESTION_FILES = 6  # central files a question gets when retrieval is off
 READ_MORE = 4  # files one `continue` reads at most
-_DEPS_WORDS = re.compile(r"\b(depend\w*|requirement\w*|packages?|librar\w+|install\w*)\b", re.IGNORECASE)
+_DEPS_WORDS = re.compile(r"\b(depend\w*|requirement\w*|packages?|librar\w+|install\w*|"
+                         r"extras?|optional)\b", re.IGNORECASE)
 _TREE_WORDS = re.compile(r"\b(structure|director\w*|folders?|layout|tree)\b", re.IGNORECASE)
 _EMPTY = {"read_source_files": list, "retrieve_chunks": list}  # what a failed tool leaves
 _PATHISH = re.compile(r"[\w./-]*\w\.[A-Za-z0-9]{1,8}\b")
@@ -93,6 +98,20 @@ def _for_question(state: AskState, ctx: AskContext, update: dict[str, Any],
             ctx, uses, "read_source_files", {"path": path, "max_files": QUESTION_FILES},
             lambda: read_source_files(index, QUESTION_FILES, architecture=arch),
             lambda r: f"{len(r)} files, most central first")
+    call = find_call(question, index) if ctx.run_calls else None
+    if call is not None:
+        obs = _call(ctx, uses, "run_call", {"call": call["expr"][:200]},
+                    lambda: observe(call, index), _observation_summary)
+        if obs:
+            update["observation"] = obs
+            chunk = definition_chunk(index, obs)
+            update["retrieved"] = [chunk, *[c for c in update.get("retrieved", [])
+                                           if (c["path"], c["start"]) != (chunk["path"],
+                                                                          chunk["start"])]]
+    facts = structure_facts(question, index, update.get("dependencies") or {}, arch)
+    if facts:  # logged as a tool call only when the tools knew something
+        update["facts"] = _call(ctx, uses, "structure_facts", {"question": question[:200]},
+                                lambda: facts, lambda r: f"{len(r)} facts with their path:line")
 
 
 def _read_named(state: AskState, ctx: AskContext, update: dict[str, Any],
@@ -137,6 +156,14 @@ def _call(ctx: AskContext, uses: list[ToolUse], tool: str, arguments: dict[str, 
                           seconds=seconds))
     ctx.debug("repo_analyzer", "tool_call", f"{tool}: {summary}", result_size=size)
     return result
+
+
+def _observation_summary(obs: dict[str, Any]) -> str:
+    if not obs:
+        return "no call of the repository's code in the question"
+    shown = {"returned": obs.get("value", ""), "raised": obs.get("type", ""),
+             "missing": f"missing {obs.get('name', '')}"}.get(obs["status"], obs["status"])
+    return f"{obs['expr'][:60]} -> {obs['status']}: {shown[:80]}"
 
 
 def _deps_summary(deps: dict[str, Any]) -> str:

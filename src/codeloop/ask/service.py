@@ -43,6 +43,8 @@ class AskResult(BaseModel):
     reflection_notes: list[dict[str, Any]]
     tool_usage: list[dict[str, Any]]
     retrieved: list[dict[str, Any]]  # {path, start, end, name, score}: the text is not kept
+    observation: dict[str, Any] = {}  # the question's call as run in the sandbox, or {}
+    facts: list[str] = []  # the structure facts the tools gave the answer
     evaluation_scores: dict[str, Any]
     grounding: dict[str, Any]
     stages: dict[str, UsageRecord]
@@ -153,5 +155,6 @@ def result_from_state(state: AskState, run_id: str | None, model: str,
         reflection_notes=[dict(n) for n in state["reflection_notes"]],
         tool_usage=[dict(u) for u in state["tool_usage"]],
         retrieved=[{k: v for k, v in c.items() if k != "text"} for c in state["retrieved"]],
+        observation=state.get("observation") or {}, facts=state.get("facts") or [],
         evaluation_scores=state["evaluation_scores"], grounding=state["grounding"],
         stages=stages, totals=totals, seconds=round(seconds, 3))

@@ -56,6 +56,8 @@ class AskState(TypedDict):
     architecture: dict[str, Any]
     code_files: Annotated[list[dict[str, Any]], operator.add]
     retrieved: list[dict[str, Any]]  # chunks {path, start, end, name, kind, text, score}
+    observation: dict[str, Any]  # the question's call run in the sandbox (calls.py), or {}
+    facts: list[str]  # structure facts from the tools, each with its path:line (facts.py)
     # the answer
     final_output: str
     output_source: Literal["", "model", "template"]  # template: the no-model report
@@ -87,6 +89,8 @@ def create_initial_state(task: str, task_type: TaskType, *, repo: str | None = N
         architecture={},
         code_files=[],
         retrieved=[],
+        observation={},
+        facts=[],
         final_output="",
         output_source="",
         is_complete=False,

@@ -20,6 +20,7 @@ from typing import Any
 
 from codeloop import jsonsafe
 from codeloop.ask.tools.manifests import ManifestScope
+from codeloop.ask.tools.setup_py import setup_py_metadata
 from codeloop.ask.tools.walk import RepoIndex, as_index
 
 _JS = (".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs")
@@ -204,7 +205,8 @@ def _declared_entry_points(index: RepoIndex, resolver: ModuleResolver) -> list[d
     scope = ManifestScope(index)
     for rel in index.files:
         name = PurePosixPath(rel).name
-        if name not in ("pyproject.toml", "setup.cfg", "package.json") or not scope.is_own(rel):
+        if name not in ("pyproject.toml", "setup.cfg", "setup.py", "package.json") \
+                or not scope.is_own(rel):
             continue
         try:
             if name == "pyproject.toml":
@@ -220,6 +222,12 @@ def _declared_entry_points(index: RepoIndex, resolver: ModuleResolver) -> list[d
                         if "=" in line:
                             cmd, target = (s.strip() for s in line.split("=", 1))
                             out.append(_script(rel, cmd, target, resolver))
+            elif name == "setup.py":
+                scripts = setup_py_metadata(index.text(rel))["entry_points"]
+                for line in scripts.get("console_scripts", []):
+                    if "=" in str(line):
+                        cmd, target = (s.strip() for s in str(line).split("=", 1))
+                        out.append(_script(rel, cmd, target, resolver))
             elif name == "package.json":
                 data = jsonsafe.loads(index.text(rel))
                 bins = data.get("bin") if isinstance(data, dict) else None
@@ -231,7 +239,7 @@ def _declared_entry_points(index: RepoIndex, resolver: ModuleResolver) -> list[d
                 if isinstance(data, dict) and isinstance(data.get("main"), str):
                     out.append({"path": _normalise(PurePosixPath(rel).parent / data["main"]),
                                 "kind": "main", "detail": f"package.json main ({rel})"})
-        except (ValueError, TypeError, AttributeError, configparser.Error):
+        except (ValueError, TypeError, AttributeError, SyntaxError, configparser.Error):
             continue  # extract_dependencies reports manifests that do not parse
     return out
 

@@ -1,7 +1,8 @@
 """Tool 3, `extract_dependencies(path)`: what a project declares it needs, from its manifests.
 
 Read: requirements*.txt (and requirements/*.txt), pyproject.toml (PEP 621 `[project]` and
-Poetry `[tool.poetry]`), setup.cfg (`[options]`), package.json and go.mod. Each entry says
+Poetry `[tool.poetry]`), setup.cfg (`[options]`), setup.py (its `setup(...)` literals, parsed,
+never run: setup_py.py), package.json and go.mod. Each entry says
 where it came from and its kind: `runtime`, `dev` (test/lint/dev groups) or `optional`
 (extras, peers), with its group. Only the project's own manifests (at the root, and in the
 workspace members the root declares: manifests.py) give its dependencies; the others are
@@ -20,6 +21,7 @@ from typing import Any
 
 from codeloop import jsonsafe
 from codeloop.ask.tools.manifests import ManifestScope, is_requirements, project_dir
+from codeloop.ask.tools.setup_py import setup_py_metadata
 from codeloop.ask.tools.walk import RepoIndex, as_index
 
 _REQ_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(\[[^\]]*\])?\s*(.*)$")
@@ -48,7 +50,8 @@ def extract_dependencies(path: str | Path | RepoIndex) -> dict[str, Any]:
         problem, entries = "", []
         try:
             entries = parser(index.text(rel), name)
-        except (ValueError, TypeError, KeyError, AttributeError, configparser.Error) as exc:
+        except (ValueError, TypeError, KeyError, AttributeError, SyntaxError,
+                configparser.Error) as exc:
             problem = f"{type(exc).__name__}: {str(exc)[:120]}"
         if not own:
             out["nested"].append(_nested(rel, name, entries, problem))
@@ -82,7 +85,7 @@ def names(deps: dict[str, Any], kind: str = "runtime") -> list[str]:
 def _parser_for(rel: str, name: str):
     if is_requirements(rel):
         return _requirements
-    return {"pyproject.toml": _pyproject, "setup.cfg": _setup_cfg,
+    return {"pyproject.toml": _pyproject, "setup.cfg": _setup_cfg, "setup.py": _setup_py,
             "package.json": _package_json, "go.mod": _go_mod}.get(name)
 
 
@@ -179,6 +182,16 @@ def _setup_cfg(text: str, _name: str) -> list[Entry]:
                 if entry:
                     out.append(entry)
     return out
+
+
+def _setup_py(text: str, _name: str) -> list[Entry]:
+    meta = setup_py_metadata(text)
+    out = [_requirement(str(line), "runtime", "install_requires")
+           for line in meta["install_requires"]]
+    out += [_requirement(str(line), "dev", "tests_require") for line in meta["tests_require"]]
+    for group, lines in meta["extras_require"].items():
+        out += [_requirement(str(line), _group_kind(group), group) for line in lines]
+    return [entry for entry in out if entry]
 
 
 def _package_json(text: str, _name: str) -> list[Entry]:
