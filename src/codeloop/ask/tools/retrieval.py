@@ -164,5 +164,12 @@ class ChunkSearch:
                 if c["kind"] != "text" and ({c["name"], c["name"].split(".")[-1]} & words)]
 
 
+def repository_search(index: RepoIndex) -> ChunkSearch:
+    """The BM25 index over the repository's chunks, built once and kept in the index's memo."""
+    if "bm25" not in index.memo:
+        index.memo["bm25"] = ChunkSearch(chunk_repository(index, retrieval_files(index)))
+    return index.memo["bm25"]
+
+
 def _public(chunk: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in chunk.items() if k != "summary"}

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from codeloop.ask.tools.architecture import generate_architecture_map
 from codeloop.ask.tools.walk import RepoIndex, as_index
 
 SOURCE_SUFFIXES = (".py", ".pyi", ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".go", ".rs",
@@ -41,8 +42,6 @@ def read_source_files(path: str | Path | RepoIndex, max_files: int = 20, *,
     it already (generate_architecture_map's result), else it is made here."""
     index = as_index(path)
     if architecture is None:
-        from codeloop.ask.tools.architecture import generate_architecture_map
-
         architecture = generate_architecture_map(index)
     fan_in = {m["path"]: m["fan_in"] for m in architecture.get("modules", [])}
     chosen = [rel for rel in only if index.has(rel)] if only is not None \

@@ -49,7 +49,9 @@ class RepoIndex:
     dirs: list[str] = field(default_factory=list)
     skipped: Counter = field(default_factory=Counter)
     _texts: dict[str, str] = field(default_factory=dict, repr=False)
-    _search: Any = field(default=None, repr=False)
+    # What tools derive from the files and keep with the index (retrieval's BM25 index):
+    # the walk itself knows none of them, so no tool module is imported from here.
+    memo: dict[str, Any] = field(default_factory=dict, repr=False)
     _bytes: int = field(default=0, repr=False)
 
     @classmethod
@@ -76,14 +78,6 @@ class RepoIndex:
 
     def has(self, rel: str) -> bool:
         return rel in self._texts
-
-    def search(self):
-        """The BM25 index over this repository's chunks (retrieval.ChunkSearch), built once."""
-        if self._search is None:
-            from codeloop.ask.tools.retrieval import ChunkSearch, chunk_repository, retrieval_files
-
-            self._search = ChunkSearch(chunk_repository(self, retrieval_files(self)))
-        return self._search
 
     # ---------------------------------------------------------------- the walk
     def _walk(self) -> None:
