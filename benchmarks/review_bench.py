@@ -61,6 +61,7 @@ class CaseResult:
     seconds: float = 0.0
     error: str = ""
     run_id: str = ""
+    model_calls: int = 0  # a peer's model calls (codeloop's are in `refinements`)
 
     @property
     def refine_tokens(self) -> list[int]:
@@ -129,8 +130,6 @@ def run_case(case, mode: str, model: str, *, logs: Path | None = None,
             (logs / f"{case.name}.{mode}.json").write_text(json.dumps(outcome, indent=1))
             save_transcript(store, outcome.get("run_id", ""),
                             logs / f"{case.name}.{mode}.events.jsonl")
-        score = cases_mod.score(case, workspace)
-        after = cases_mod.serious_findings(workspace, list(case.files))
         status = outcome.get("status") or ("timeout" if code == -9 else "crash")
         error = ""
         if not outcome:
@@ -138,16 +137,23 @@ def run_case(case, mode: str, model: str, *, logs: Path | None = None,
             error = lines[-1][:300] if lines else f"exit {code}, no output"
         elif outcome.get("error_log"):
             error = str(outcome["error_log"][-1])[:300]
-        return CaseResult(
-            case=case.name, kind=case.kind, mode=mode, fixed=score.fixed,
-            hidden_passed=score.hidden.passed, hidden_summary=score.hidden.summary,
-            violations=list(score.violations), checks=len(case.absent), status=status,
-            workflow_type=outcome.get("workflow_type", ""), exit_code=code,
-            introduced=cases_mod.introduced_findings(before, after),
-            changed=cases_mod.changed_files(case, workspace),
-            tokens=int((outcome.get("tokens") or {}).get("total", 0)),
-            refinements=list(outcome.get("refinements") or []), seconds=seconds,
-            error=error, run_id=outcome.get("run_id", ""))
+        return scored(case, workspace, before, mode=mode, status=status,
+                      workflow_type=outcome.get("workflow_type", ""), exit_code=code,
+                      tokens=int((outcome.get("tokens") or {}).get("total", 0)),
+                      refinements=list(outcome.get("refinements") or []), seconds=seconds,
+                      error=error, run_id=outcome.get("run_id", ""))
+
+
+def scored(case, workspace: Path, before, **run) -> CaseResult:
+    """`run`'s record with the case's score on `workspace` as the run left it: the one
+    scoring every runner (codeloop's review, a peer) goes through."""
+    score = cases_mod.score(case, workspace)
+    after = cases_mod.serious_findings(workspace, list(case.files))
+    return CaseResult(
+        case=case.name, kind=case.kind, fixed=score.fixed, hidden_passed=score.hidden.passed,
+        hidden_summary=score.hidden.summary, violations=list(score.violations),
+        checks=len(case.absent), introduced=cases_mod.introduced_findings(before, after),
+        changed=cases_mod.changed_files(case, workspace), **run)
 
 
 @contextmanager
@@ -237,7 +243,7 @@ def _cell(row: CaseResult | None) -> list[str]:
 
 
 def markdown(results: list[CaseResult], meta: dict) -> str:
-    modes = [m for m in ("diff", "full") if any(r.mode == m for r in results)]
+    modes = list(dict.fromkeys(r.mode for r in results))  # diff, full, or a peer's name
     by_key = {(r.case, r.mode): r for r in results}
     names = sorted({r.case for r in results})
     legend = ("- fixed = the hidden tests pass in the sandbox AND the planted finding is gone; "

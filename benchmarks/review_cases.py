@@ -193,13 +193,17 @@ def introduced_findings(before: Counter, after: Counter) -> list[str]:
 
 
 def changed_files(case: Case, workspace: Path) -> list[str]:
-    """Files (relative) that differ from the case's starting workspace, added ones included."""
+    """Files (relative) that differ from the case's starting workspace, added ones included;
+    not the runner's own bookkeeping (a peer's git repository, aider's caches)."""
     original = case.folder / "workspace"
     changed = []
     for path in sorted(workspace.rglob("*")):
-        if not path.is_file() or "__pycache__" in path.parts or path.name == ".ai_context.json":
+        if not path.is_file() or path.name == ".ai_context.json":
             continue
         rel = path.relative_to(workspace)
+        if "__pycache__" in rel.parts or rel.parts[0] == ".git" or \
+                rel.parts[0].startswith(".aider"):
+            continue
         before = original / rel
         if not before.is_file() or before.read_bytes() != path.read_bytes():
             changed.append(rel.as_posix())

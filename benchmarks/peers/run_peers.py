@@ -315,6 +315,7 @@ class Run:
     files: list[str]
     has_tests: bool
     args: argparse.Namespace
+    given: list[str] | None = None  # the files to hand over (default: those the request names)
 
 
 def aider_command(run: Run) -> tuple[list[str], dict[str, str]]:
@@ -333,7 +334,7 @@ def aider_command(run: Run) -> tuple[list[str], dict[str, str]]:
         "max_output_tokens": run.args.max_tokens or run.args.n_ctx,
         "input_cost_per_token": 0.0, "output_cost_per_token": 0.0,
         "litellm_provider": "openai", "mode": "chat"}}))
-    existing, _new = named_files(run.request, run.files)
+    existing = run.given if run.given is not None else named_files(run.request, run.files)[0]
     argv = [str(PEERS["aider"].exe), "--model", model, "--openai-api-base", run.api_base,
             "--model-settings-file", str(settings), "--model-metadata-file", str(metadata),
             "--edit-format", "whole", "--yes-always", "--no-auto-commits",
@@ -435,6 +436,27 @@ def peer_env(run: Run, extra: dict[str, str]) -> dict[str, str]:
     return env
 
 
+def launch(argv: list[str], run: Run, env: dict[str, str], log_path: Path, time_cap: float,
+           proxy: CountingProxy) -> tuple[int | None, bool, float]:
+    """(exit code or None at the cap, timed out, seconds): the peer in the workspace, its
+    output to `log_path`, its whole process group gone after, the model server idle again."""
+    started = time.perf_counter()
+    with log_path.open("w") as out:
+        process = subprocess.Popen(argv, cwd=run.root, env=env, stdin=subprocess.DEVNULL,
+                                   stdout=out, stderr=subprocess.STDOUT,
+                                   start_new_session=True)
+        timed_out = False
+        try:
+            process.wait(timeout=time_cap)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+        seconds = time.perf_counter() - started
+        kill_group(process)  # the peer at the cap, or what it left running
+    if not proxy.wait_idle():
+        print("  warning: the model server is still busy after 900 s", flush=True)
+    return (None if timed_out else process.returncode), timed_out, seconds
+
+
 def run_peer_task(peer: str, name: str, spec: dict, folder: Path, proxy: CountingProxy,
                   alias: str, args: argparse.Namespace, logs: Path | None) -> PeerResult:
     from codeloop.agent.snapshots import init_repo
@@ -450,24 +472,10 @@ def run_peer_task(peer: str, name: str, spec: dict, folder: Path, proxy: Countin
         run = Run(name, spec["request"], spec["test_command"], root, scratch, proxy.url, alias,
                   files, any(_is_test(Path(f)) for f in files), args)
         argv, extra_env = COMMANDS[peer](run)
-        env = peer_env(run, extra_env)
         log_path = scratch / "output.log"
         bucket = proxy.new_bucket()
-        started = time.perf_counter()
-        with log_path.open("w") as out:
-            process = subprocess.Popen(argv, cwd=root, env=env, stdin=subprocess.DEVNULL,
-                                       stdout=out, stderr=subprocess.STDOUT,
-                                       start_new_session=True)
-            timed_out = False
-            try:
-                process.wait(timeout=args.time_cap)
-            except subprocess.TimeoutExpired:
-                timed_out = True
-            seconds = time.perf_counter() - started
-            kill_group(process)  # the peer at the cap, or what it left running
-        exit_code = None if timed_out else process.returncode
-        if not proxy.wait_idle():
-            print("  warning: the model server is still busy after 900 s", flush=True)
+        exit_code, timed_out, seconds = launch(argv, run, peer_env(run, extra_env), log_path,
+                                               args.time_cap, proxy)
         status = STATUS[peer](run, exit_code, timed_out)
         if logs is not None:
             shutil.copyfile(log_path, logs / f"{name}.log")
