@@ -107,13 +107,16 @@ def entry_facts(index: RepoIndex, architecture: dict[str, Any]) -> list[str]:
         target = detail.split("=", 1)[1].split("(")[0].strip() if "=" in detail else ""
         func = target.split(":", 1)[1].strip() if ":" in target else ""
         manifest = detail.rsplit("(", 1)[-1].rstrip(")") if "(" in detail else ""
-        line = _line_of(index, manifest, detail.split("=", 1)[0].strip()) if manifest else 0
+        line = (_line_of(index, manifest, target) or _line_of(
+            index, manifest, detail.split("=", 1)[0].strip())) if manifest else 0
         place = f" declared at {manifest}:{line}" if line else ""
         defined = ""
         if func:
             hits = [h for h in find_definitions(index, func, limit=3) if h["top_level"]]
             if hits:
                 defined = f"; `{func}` is defined at {hits[0]['path']}:{hits[0]['line']}"
+        if entry["kind"] != "script":
+            detail = f"{entry['path']} ({detail})"
         out.append(f"{entry['kind']} entry point: {detail}{place}{defined}")
     return out
 
