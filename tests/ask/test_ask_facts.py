@@ -136,3 +136,10 @@ def test_the_model_phrases_the_facts_and_an_answer_without_them_gets_them(sluggy
     assert result.final_output == ("core\n\nFrom the repository's tools:\n"
                                    "- sluggy/core.py:7 `import text_unidecode as unidecode`")
     assert result.grounding["grounded"] == 1
+
+
+def test_a_project_that_declares_no_dependency_says_which_manifests_declare_none(tmp_path):
+    (tmp_path / "setup.py").write_text("from setuptools import setup\nsetup(name='x')\n")
+    (tmp_path / "x.py").write_text("import json\n")
+    assert facts("What are the runtime dependencies?", tmp_path) == [
+        "no runtime or optional dependencies are declared (read: setup.py)"]

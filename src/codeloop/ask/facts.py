@@ -13,6 +13,7 @@ from codeloop.ask.tools.definitions import find_definitions, find_imports, is_as
 from codeloop.ask.tools.walk import RepoIndex
 
 MAX_FACTS = 8
+_MANIFESTS = ("pyproject.toml", "setup.cfg", "setup.py", "package.json", "go.mod")
 # A location question names what it looks for ("where is X defined", "which file defines X");
 # "which function computes..." asks for a name by behaviour: retrieval's job, not this one.
 _WHERE = re.compile(r"\b(where|which\s+(?:file|module)|defined|defines|declared|located|"
@@ -93,10 +94,10 @@ def dependency_facts(index: RepoIndex, deps: dict[str, Any]) -> list[str]:
             out.append(f"{kind} dependency `{entry['name']}{entry['spec']}` "
                        f"declared at {place}{group}")
     if not out:
-        sources = ", ".join(deps.get("sources") or []) or "no manifest"
-        out.append(f"no runtime or optional dependencies are declared (read: {sources}; "
-                   "the manifests read are pyproject.toml, setup.cfg, setup.py, "
-                   "requirements*.txt)")
+        read = [rel for rel in index.files if "/" not in rel and (
+            rel in _MANIFESTS or (rel.startswith("requirements") and rel.endswith(".txt")))]
+        out.append("no runtime or optional dependencies are declared "
+                   + (f"(read: {', '.join(read)})" if read else "(no manifest was found)"))
     return out
 
 
