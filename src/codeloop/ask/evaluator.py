@@ -104,6 +104,16 @@ def _tiers(value: int, tiers: tuple[tuple[int, int], ...]) -> int:
     return next((points for least, points in tiers if value >= least), 0)
 
 
+def _counted(count: int, base: int, noun: str, tiers: tuple[tuple[int, int], ...]) -> Scored:
+    """`base` points for any at all, plus the first tier the count reaches, with the reasons
+    ("3 reasoning steps: 40", "3+ reasoning steps: +30")."""
+    if count <= 0:
+        return 0, []
+    least, points = next(((least, points) for least, points in tiers if count >= least),
+                         (0, 0))
+    return base + points, [f"{count} {noun}: {base}", f"{least}+ {noun}: +{points}"]
+
+
 def task_completion(state: AskState) -> Scored:
     score, why = 0, []
     if state["final_output"]:
@@ -123,15 +133,8 @@ def task_completion(state: AskState) -> Scored:
 
 
 def reasoning_quality(state: AskState) -> Scored:
-    steps = len(state["reasoning_steps"])
-    score, why = 0, []
-    if steps > 0:
-        score += 40
-        why.append(f"{steps} reasoning steps: 40")
-    tier = _tiers(steps, ((5, 40), (3, 30), (1, 20)))
-    if tier:
-        score += tier
-        why.append(f"{'5+' if steps >= 5 else '3+' if steps >= 3 else '1+'} steps: +{tier}")
+    score, why = _counted(len(state["reasoning_steps"]), 40, "reasoning steps",
+                          ((5, 40), (3, 30), (1, 20)))
     if state["reflection_notes"]:
         score += 20
         why.append("reflected: +20")
@@ -139,15 +142,8 @@ def reasoning_quality(state: AskState) -> Scored:
 
 
 def tool_effectiveness(state: AskState) -> Scored:
-    calls = len(state["tool_usage"])
-    score, why = 0, []
-    if calls > 0:
-        score += 50
-        why.append(f"{calls} tool call(s): 50")
-    tier = _tiers(calls, ((3, 30), (2, 20), (1, 10)))
-    if tier:
-        score += tier
-        why.append(f"{min(calls, 3)}{'+' if calls >= 3 else ''} calls: +{tier}")
+    score, why = _counted(len(state["tool_usage"]), 50, "tool calls",
+                          ((3, 30), (2, 20), (1, 10)))
     gathered = [name for name in ("repo_structure", "dependencies") if state[name]]
     if len(gathered) == 2:
         score += 20
