@@ -87,8 +87,10 @@ def code_task(llm: LLM, site: StackSite, contract: TaskContract, task: dict[str,
 def _js_imports(source: str, test_path: str, files: list[str]) -> list[str]:
     """The project files a JavaScript test imports by a relative path (`from './Counter.jsx'`,
     `require('../src/total')`), existing or not (without an extension: the existing file,
-    else .js)."""
+    else the test's own kind: .jsx for a .jsx test, whose component holds JSX that Vite
+    refuses in a .js file; else .js)."""
     found: list[str] = []
+    default = ".jsx" if test_path.endswith(".jsx") else ".js"
     folder = PurePosixPath(test_path).parent
     for match in _JS_IMPORT.finditer(source):
         parts: list[str] = []
@@ -103,7 +105,7 @@ def _js_imports(source: str, test_path: str, files: list[str]) -> list[str]:
             path = "/".join(parts)
             if not PurePosixPath(path).suffix:
                 path = next((path + ext for ext in (".js", ".jsx", "/index.js")
-                             if path + ext in files), path + ".js")
+                             if path + ext in files), path + default)
             found.append(path)
     return list(dict.fromkeys(found))
 

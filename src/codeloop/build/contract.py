@@ -70,7 +70,10 @@ class TaskContract:
 
 
 def module_of(path: str) -> str:
-    """app/models.py -> app.models; app/__init__.py -> app."""
+    """app/models.py -> app.models; app/__init__.py -> app. Any other file (src/Counter.jsx,
+    internal/total/total.go) is named by its path: a dotted name would be no file at all."""
+    if not path.endswith(".py"):
+        return path
     parts = path.removesuffix(".py").split("/")
     if parts[-1] == "__init__":
         parts = parts[:-1]
