@@ -161,7 +161,7 @@ def test_other_types_need_a_model(pyapp, tmp_path):
     with pytest.raises(AskError, match="no model reachable for a answer_question task"):
         ask("Where is the value computed?", pyapp,
             ScriptedLLM([{"match": ".", "raise": "BackendUnreachable"}]), store)
-    assert store.list_runs("ask")[0].status == "error"
+    assert store.list_runs("ask")[0].status == "failed"
 
 
 def test_content_is_written_from_the_repositorys_facts(pyapp):
@@ -223,7 +223,7 @@ def test_the_run_is_recorded_with_its_events(pyapp, tmp_path):
                        {"match": ANSWER, "reply": GOOD_ANSWER}])
     result = ask("Where is the value computed?", pyapp, llm, store)
     record = store.get_run(result.run_id)
-    assert (record.job, record.status) == ("ask", "completed")
+    assert (record.job, record.status) == ("ask", "succeeded")
     assert record.result["grounding"]["rate"] == 1.0
     kinds = {event.type for _, event in store.events(result.run_id)}
     assert {"stage_start", "stage_end", "tool_call", "llm_call", "debug_log"} <= kinds
