@@ -129,3 +129,103 @@ def test_rescoring_saved_answers_needs_no_model(bench, tmp_path):
     table = (tmp_path / "ask-x.md").read_text()
     assert "| correct answers | 1/1 (100%) | 0/1 (0%) |" in table
     assert "--rescore" in table
+
+
+PYPI = Path(__file__).resolve().parents[2] / "benchmarks" / "ask_questions" / "pypi_libraries.yaml"
+KINDS = {"return value", "exception", "import", "location", "dependency", "count",
+         "architecture"}
+
+
+def test_the_pypi_questions_are_30_or_more_each_with_a_kind_on_pinned_sdists(bench):
+    data = yaml.safe_load(PYPI.read_text())
+    questions = data["questions"]
+    assert len(questions) >= 30
+    assert {q["kind"] for q in questions} == KINDS
+    assert all(q.get("all_of") and q["repo"] in data["repos"] for q in questions)
+    for spec in data["repos"].values():  # pinned: a version and the sdist's hash
+        assert set(spec) == {"pypi", "version", "sha256"} and len(spec["sha256"]) == 64
+    assert len({q["id"] for q in questions}) == len(questions)
+
+
+def _sdist(tmp_path: Path, members: dict[str, bytes], link: str | None = None) -> bytes:
+    import io
+    import tarfile
+
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+        for name, data in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+        if link:
+            info = tarfile.TarInfo("demo-1.0/escape")
+            info.type, info.linkname = tarfile.SYMTYPE, link
+            tar.addfile(info)
+    return buffer.getvalue()
+
+
+def _serve(monkeypatch, archive: bytes, sha: str) -> list[str]:
+    """PyPI (the network) answers from memory: the simple API's JSON, then the file."""
+    import io
+    import urllib.request
+
+    asked: list[str] = []
+
+    def urlopen(request, timeout=None):
+        url = getattr(request, "full_url", request)
+        asked.append(url)
+        if url.startswith("https://pypi.org/simple/"):
+            body = json.dumps({"files": [{"filename": "demo-1.0.tar.gz", "url": "https://f/d",
+                                          "hashes": {"sha256": sha}}]}).encode()
+            return io.BytesIO(body)
+        return io.BytesIO(archive)
+
+    monkeypatch.setattr(urllib.request, "urlopen", urlopen)
+    return asked
+
+
+def test_an_sdist_is_fetched_once_checked_and_unpacked_without_running_it(bench, tmp_path,
+                                                                          monkeypatch):
+    import hashlib
+
+    archive = _sdist(tmp_path, {"demo-1.0/setup.py": b"raise SystemExit('never run')\n",
+                                "demo-1.0/demo/__init__.py": b"X = 1\n"})
+    sha = hashlib.sha256(archive).hexdigest()
+    asked = _serve(monkeypatch, archive, sha)
+    root = bench.fetch_sdist("demo", "1.0", sha, tmp_path / "cache")
+    assert root == tmp_path / "cache" / "demo-1.0" / "src" / "demo-1.0"
+    assert (root / "demo" / "__init__.py").read_text() == "X = 1\n"
+    assert bench.fetch_sdist("demo", "1.0", sha, tmp_path / "cache") == root
+    assert len(asked) == 2  # the second call used the cache
+
+
+def test_a_wrong_hash_or_a_link_out_of_the_sdist_is_refused(bench, tmp_path, monkeypatch):
+    import hashlib
+    import tarfile
+
+    archive = _sdist(tmp_path, {"demo-1.0/a.py": b"A = 1\n"})
+    _serve(monkeypatch, archive, "0" * 64)
+    with pytest.raises(ValueError, match="no sdist of demo"):
+        bench.fetch_sdist("demo", "1.0", hashlib.sha256(b"other").hexdigest(), tmp_path / "c")
+    evil = _sdist(tmp_path, {"demo-1.0/a.py": b"A = 1\n"}, link="/etc/passwd")
+    _serve(monkeypatch, evil, hashlib.sha256(evil).hexdigest())
+    with pytest.raises(tarfile.TarError):
+        bench.fetch_sdist("demo", "1.0", hashlib.sha256(evil).hexdigest(), tmp_path / "d")
+
+
+def test_the_summary_counts_right_answers_per_kind(bench):
+    rows = [{"retrieval": True, "kind": "return value", "correct": True, "seconds": 10.0,
+             "tokens": 100, "ran": True, "cited": 1, "grounded": 1},
+            {"retrieval": True, "kind": "return value", "correct": False, "seconds": 20.0,
+             "tokens": 300},
+            {"retrieval": True, "kind": "import", "correct": True, "seconds": 4.0,
+             "tokens": 50}]
+    summary = bench.summarise(rows)["on"]
+    assert summary["by_kind"] == {
+        "import": {"questions": 1, "correct": 1, "seconds_per_question": 4.0,
+                   "tokens_per_question": 50},
+        "return value": {"questions": 2, "correct": 1, "seconds_per_question": 15.0,
+                         "tokens_per_question": 200}}
+    assert (summary["ran_calls"], summary["answers_grounded"]) == (1, 1)
+    table = bench.markdown({"on": summary}, "m", "cmd")
+    assert "| return value | 1/2 | 15.0 | 200 |" in table
