@@ -192,3 +192,13 @@ def test_an_answer_that_states_the_value_and_cites_is_left_as_it_is(mylib):
     result = ask("What does double(21) return?", mylib, llm)
     assert result.final_output == good
     assert len(llm.calls) == 2  # the reasoner and the answer: no citation round
+
+
+def test_running_can_be_turned_off(mylib):
+    line = line_of(CORE, "def double")
+    good = f"`double` multiplies by two (mylib/core.py:{line})."
+    llm = ScriptedLLM([steps("Find double", "Read it", "Answer"),
+                       {"match": "Code from the repository", "reply": good}])
+    result = ask("What does double(21) return?", mylib, llm, run_calls=False)
+    assert "run_call" not in [u["tool"] for u in result.tool_usage]
+    assert result.observation == {} and result.final_output == good

@@ -83,10 +83,11 @@ def ask(question: str, repo: str | Path | None, llm: LLM | None, store: Any = No
         settings: Any = None, task_type: str | None = None, retrieval: bool = True,
         listen: Listener | None = None, *, max_iterations: int = DEFAULT_MAX_ITERATIONS,
         stream: bool = False, index: RepoIndex | None = None,
-        on_run_id: Callable[[str], None] | None = None) -> AskResult:
+        on_run_id: Callable[[str], None] | None = None, run_calls: bool = True) -> AskResult:
     """Run the six nodes on `question` (about `repo`, if given). `settings` (config.Settings)
     caps every reply at its `max_tokens`; `listen` gets every event as it happens;
-    `on_run_id` the run's id as soon as it exists (an interruption can then name it)."""
+    `on_run_id` the run's id as soon as it exists (an interruption can then name it);
+    `run_calls=False` never runs the question's call in the sandbox (calls.py)."""
     question, index, chosen = prepare(question, repo, task_type, index)
     if max_iterations < 1:
         raise AskError("max_iterations must be 1 or more")
@@ -112,23 +113,25 @@ def ask(question: str, repo: str | Path | None, llm: LLM | None, store: Any = No
         bus = EventBus()
         if listen is not None:
             bus.subscribe(listen)
-        return _run(state, llm, index, bus, None, None, cap, stream)
+        return _run(state, llm, index, bus, None, None, cap, stream, run_calls)
     with store.run("ask", inputs) as run:
         if on_run_id is not None:
             on_run_id(run.id)
         if listen is not None:
             run.bus.subscribe(listen)
-        result = _run(state, llm, index, run.bus, store.checkpointer(), run.id, cap, stream)
+        result = _run(state, llm, index, run.bus, store.checkpointer(), run.id, cap, stream,
+                      run_calls)
         run.finish("completed", result.model_dump())
     return result
 
 
 def _run(state: AskState, llm: LLM | None, index: RepoIndex | None, bus: EventBus,
-         checkpointer: Any, run_id: str | None, cap: int | None, stream: bool) -> AskResult:
+         checkpointer: Any, run_id: str | None, cap: int | None, stream: bool,
+         run_calls: bool = True) -> AskResult:
     from codeloop.ask.graph import build_graph, recursion_limit
 
     ctx = AskContext(llm=llm, task=state["task"], bus=bus, index=index, stream=stream,
-                     max_tokens_cap=cap)
+                     max_tokens_cap=cap, run_calls=run_calls)
     graph = build_graph(ctx, checkpointer=checkpointer)
     config: dict[str, Any] = {"recursion_limit": recursion_limit(state["max_iterations"])}
     if checkpointer is not None:
