@@ -93,8 +93,10 @@ def _build(word: str, result: Any) -> tuple[str, str]:
     """A build succeeds when every task merged: blocked or failed tasks make it failed."""
     merged = len(_field(result, "completed_tasks", []) or [])
     total = _field(result, "total_tasks", 0) or 0
-    blocked = len(_field(result, "blocked_tasks", []) or [])
-    failed = len(_field(result, "failed_tasks", {}) or {})
+    blocked_ids = set(_field(result, "blocked_tasks", []) or [])
+    blocked = len(blocked_ids)
+    # failed_tasks holds a reason for every task not merged, the blocked ones too
+    failed = len(set(_field(result, "failed_tasks", {}) or {}) - blocked_ids)
     if not total:
         ok = word in ("complete", "COMPLETE", "succeeded")
         return ("succeeded" if ok else "failed"), _phrase("error", _field(result, "error"))

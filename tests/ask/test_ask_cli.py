@@ -43,7 +43,7 @@ def test_one_question_as_json(pyapp, tmp_path):
     assert set(data["evaluation_scores"]["metrics"]) == {
         "task_completion", "reasoning_quality", "tool_effectiveness", "reflection_quality",
         "output_quality"}
-    assert RunStore(store).get_run(data["run_id"]).status == "completed"
+    assert RunStore(store).get_run(data["run_id"]).status == "succeeded"
 
 
 def test_the_score_panel_and_grounding_are_shown(pyapp, tmp_path):

@@ -28,7 +28,7 @@ def _api_calls(client, run_id: str) -> list[tuple[str, str]]:
 def test_every_api_route_refuses_a_missing_or_wrong_token(tmp_path):
     with served(tmp_path, token=TOKEN) as client:
         run_id = start(client, "solve", {"task": ADD_TASK}, headers=GOOD)
-        wait_status(client, run_id, {"passed"}, headers=GOOD)
+        wait_status(client, run_id, {"succeeded"}, headers=GOOD)
         calls = _api_calls(client, run_id)
         assert len(calls) >= 12
         wrong_headers = [{}, {"Authorization": "Bearer nope"}, {"Authorization": TOKEN},
@@ -42,7 +42,7 @@ def test_every_api_route_refuses_a_missing_or_wrong_token(tmp_path):
         assert client.get("/api/runs").status_code == 401
         assert client.get("/api/runs", headers=GOOD).json()["total"] == 1
         # nothing was changed by the refused calls
-        assert client.get(f"/api/runs/{run_id}", headers=GOOD).json()["status"] == "passed"
+        assert client.get(f"/api/runs/{run_id}", headers=GOOD).json()["status"] == "succeeded"
 
 
 def test_the_browser_cookie_comes_only_from_the_right_token(tmp_path):
@@ -95,7 +95,7 @@ def test_no_other_site_can_start_or_decide_runs(tmp_path, headers):
                            headers={"Origin": "http://127.0.0.1", "Sec-Fetch-Site":
                                     "same-origin"})
         assert same.status_code == 202
-        wait_status(client, same.json()["run_id"], {"passed"})
+        wait_status(client, same.json()["run_id"], {"succeeded"})
 
 
 def test_oversized_or_unsized_bodies_are_refused_and_pages_forbid_framing(tmp_path):

@@ -39,7 +39,7 @@ def test_the_bundled_example_builds_a_working_todo_api(tmp_path):
     assert merged_tasks(remote) == ["T1", "T2", "T3"]
     with RunStore(db) as store:
         record = store.get_run(final["run_id"])
-        assert record.status == "complete" and record.job == "build"
+        assert record.status == "succeeded" and record.job == "build"
         assert record.input["stack"] == "python-api"
 
 

@@ -47,6 +47,8 @@ def test_failing_task_is_fixed_retried_then_blocked_with_its_dependents(build):
     assert branch_exists(built.out, "task/A")
     # No integration for a failed build.
     assert not any(e.type == "stage_start" and e.stage == "integration" for e in built.events)
+    record = built.store.get_run(built.run_id)
+    assert (record.status, record.outcome) == ("failed", "1 of 4 tasks merged, 3 blocked")
 
 
 def test_the_fix_request_holds_the_concrete_failure(build):

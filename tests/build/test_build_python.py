@@ -59,7 +59,7 @@ def test_status_and_files_for_the_server(build):
     assert status["status"] == "COMPLETE" and status["progress"] == 100
     assert status["completed_tasks"] == ["A"] and status["total_tasks"] == 1
     assert status["current_tasks"] == [] and status["failed_tasks"] == {}
-    assert status["run_status"] == "complete" and status["tech_stack"] == "python-api"
+    assert status["run_status"] == "succeeded" and status["tech_stack"] == "python-api"
     paths = [f["path"] for f in project_files(built.store, built.run_id)]
     assert "app/a.py" in paths and "tests/test_a.py" in paths
     assert not any(p.startswith(".git/") for p in paths)

@@ -75,7 +75,7 @@ def test_kill_during_generation_then_resume(tmp_path):
     assert result["completed_tasks"] == ["T1", "T2"]
     assert merged_tasks(out) == ["T1", "T2"]  # T1's commit once, not twice
     with RunStore(db) as store:
-        assert store.get_run(killed_id).status == "complete"
+        assert store.get_run(killed_id).status == "succeeded"
         messages = [e.message for _, e in store.events(killed_id) if e.type == "progress"]
     assert "resuming: T1 already merged" in messages
     assert "T1: writing tests (tests/test_t1.py)" in messages  # the first run's, once

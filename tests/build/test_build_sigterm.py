@@ -87,4 +87,4 @@ def test_sigterm_interrupts_a_build_with_json_and_resume_finishes_it(tmp_path):
     assert final["run_id"] == run.id and final["status"] == "COMPLETE"
     assert merged_tasks(out) == ["T1", "T2"]
     with RunStore(db) as store:
-        assert store.get_run(run.id).status == "complete"
+        assert store.get_run(run.id).status == "succeeded"

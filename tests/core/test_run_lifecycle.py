@@ -26,11 +26,12 @@ def test_a_finished_run_keeps_its_inputs_events_and_result(tmp_path):
             assert store.get_run(run.id).status == "running"
             run.bus.emit(StageStart(stage="reviewer"))
             run.bus.emit(StageEnd(stage="reviewer", seconds=0.1))
-            run.finish("approved", {"verdict": "ok"})
+            run.finish("applied", {"verdict": "ok"})
         run_id = run.id
     with RunStore(path) as store:  # what a later process reads
         record = store.get_run(run_id)
-        assert (record.job, record.status) == ("review", "approved")
+        assert (record.job, record.status, record.outcome) == ("review", "succeeded",
+                                                               "applied")
         assert record.input == {"diff": "a.py"} and record.result == {"verdict": "ok"}
         assert record.ended is not None and record.ended >= record.started
         assert [e.type for _, e in store.events(run_id)] == ["stage_start", "stage_end"]
@@ -41,7 +42,7 @@ def test_an_exception_in_the_block_is_recorded_as_error_and_raised(store):
         run.bus.emit(Progress(done=1, total=3))
         raise ValueError("model went away")
     record = store.get_run(run.id)
-    assert record.status == "error"
+    assert (record.status, record.outcome) == ("failed", "error: model went away")
     assert record.result == {"error": "model went away"}
     assert [e.type for _, e in store.events(run.id)] == ["progress"]
 
@@ -56,7 +57,7 @@ def test_a_block_left_unfinished_is_an_error_not_a_silent_done(store):
     with pytest.raises(UnfinishedRun, match="run.finish"), store.run("review", {}) as run:
         run.bus.emit(StageStart(stage="reviewer"))
     record = store.get_run(run.id)
-    assert record.status == "error"
+    assert record.status == "failed"
     assert "without a result" in record.result["error"]
 
 
@@ -72,7 +73,7 @@ def test_an_error_after_finish_keeps_the_recorded_outcome(store):
     with pytest.raises(OSError), store.run("solve", {}) as run:
         run.finish("passed", {"ok": True})
         raise OSError("the terminal went away while printing")
-    assert store.get_run(run.id).status == "passed"
+    assert store.get_run(run.id).status == "succeeded"
 
 
 def test_a_secret_in_inputs_or_error_is_not_stored(store):
@@ -129,7 +130,8 @@ def test_two_runs_in_two_threads_keep_their_own_events(store):
         assert {e.model for _, e in events} == {name}
         assert [e.stage for _, e in events] == [str(i) for i in range(count)]
         record = store.get_run(ids[name])
-        assert (record.job, record.status, record.result) == (name, "done", {"calls": count})
+        assert (record.job, record.status, record.result) == (name, "succeeded",
+                                                               {"calls": count})
 
 
 def test_the_store_lists_threads_by_prefix_literally(store):
@@ -167,7 +169,7 @@ def test_the_agent_records_each_request_as_a_run(tmp_path, store):
                    thread="t", console=Console(file=io.StringIO()))
     assert app.run_once("explain README.md") == 1
     [run] = store.list_runs("agent")
-    assert run.status == "error" and "backend away" in run.result["answer"]
+    assert run.status == "failed" and "backend away" in run.result["answer"]
     assert run.input["request"] == "explain README.md"
     assert app.bus.run_id is None  # the run is over: later events belong to no run
     assert any(e.type == "stage_start" for _, e in store.events(run.id))
@@ -190,7 +192,7 @@ def test_a_paused_run_waits_and_is_resumed_from_another_store(tmp_path):
             resumed.finish("applied", {"written": ["a.py"]})
         assert [(seq, e.type) for seq, e in later.events(run.id)] == [
             (1, "stage_start"), (2, "stage_end")]
-        assert later.get_run(run.id).status == "applied"
+        assert later.get_run(run.id).status == "succeeded"
 
 
 def test_a_finished_or_unknown_run_cannot_be_resumed(store):
@@ -198,11 +200,11 @@ def test_a_finished_or_unknown_run_cannot_be_resumed(store):
 
     with store.run("review", {}) as run:
         run.finish("applied")
-    with pytest.raises(RunNotResumable, match="applied, not waiting"), store.resume(run.id):
+    with pytest.raises(RunNotResumable, match="succeeded, not waiting"), store.resume(run.id):
         pass
     with pytest.raises(RunNotResumable, match="no run 'nope'"), store.resume("nope"):
         pass
-    assert store.get_run(run.id).status == "applied"
+    assert store.get_run(run.id).status == "succeeded"
 
 
 def test_only_one_of_two_claims_on_a_paused_run_wins(tmp_path):
@@ -241,11 +243,11 @@ def test_runs_are_listed_newest_first_filtered_and_paged(store):
     ids = []
     for job in ("solve", "review", "solve"):
         with store.run(job, {}) as run:
-            run.finish("passed")
+            run.finish("passed" if job == "solve" else "applied")
         ids.append(run.id)
     assert [r.id for r in store.list_runs(job="solve")] == [ids[2], ids[0]]
     assert [r.id for r in store.list_runs(limit=1, offset=1)] == [ids[1]]
-    assert store.count_runs(job="solve", status="passed") == 2
+    assert store.count_runs(job="solve", status="succeeded") == 2
     assert store.count_runs(status="failed") == 0
 
 

@@ -19,7 +19,7 @@ def test_a_run_and_its_events_persist_across_reopen(tmp_path):
     with RunStore(path) as store:
         run = store.get_run(run_id)
         assert run is not None
-        assert run.job == "solve" and run.status == "passed"
+        assert run.job == "solve" and run.status == "succeeded"
         assert run.input == {"task_id": "count_vowels"}
         assert run.result == {"verdict": "Code is correct"}
         events = store.events(run_id)

@@ -98,7 +98,7 @@ def test_runs_table_highlights_waiting_runs_and_says_how_to_decide(store_path, r
     for run_id in runs.values():
         assert run_id in out
     waiting_line = next(line for line in out.splitlines() if runs["waiting"] in line)
-    assert "awaiting_approval" in waiting_line and "1,234" in waiting_line
+    assert "awaiting approval" in waiting_line and "1,234" in waiting_line
     assert "1 run(s) awaiting approval" in out
     assert f'codeloop approve {runs["waiting"]} -m "LGTM" --store {store_path}' in out
     assert "interrupted" in next(line for line in out.splitlines() if runs["dead"] in line)
@@ -124,7 +124,7 @@ def test_approve_and_reject_refuse_what_is_not_a_waiting_review(store_path, runs
         store.mark_interrupted()  # what any command does first with a dead run
     before = _state(store_path)
     cases = [("no-such-run", "no run 'no-such-run'"),
-             (runs["applied"], "is applied, not waiting for approval"),
+             (runs["applied"], "is succeeded, not waiting for approval"),
              (runs["solve"], "is a solve run"),
              (paused_solve, "is a solve run"),
              (runs["dead"], "is interrupted, not waiting for approval: continue it with `codeloop review --resume")]

@@ -115,7 +115,7 @@ def test_reject_then_approve_at_the_terminal(tmp_path):
     assert "raise ValueError" in text and '"""a / b; ValueError when b is 0."""' in text
     with RunStore(store) as runs:
         (run,) = runs.list_runs("review")
-        assert run.status == "applied"
+        assert run.status == "succeeded"
 
 
 def test_quit_at_the_terminal_leaves_the_run_waiting(tmp_path):

@@ -61,7 +61,7 @@ def test_reject_refine_approve_writes_files_and_appends_history(workspace, store
     assert old["notes"] == "earlier"
     assert new["status"] == "applied" and new["artifacts"] == ["calc.py"]
     assert new["workflow_type"] == "fix" and new["notes"] == "LGTM" and new["timestamp"]
-    assert store.get_run(out.run_id).status == "applied"
+    assert store.get_run(out.run_id).status == "succeeded"
     assert waiting_review(store, out.run_id) is None
 
 
@@ -107,7 +107,7 @@ def test_rejections_self_heal_then_block_after_three(workspace, store):
     assert out.status == "blocked"
     assert BLOCKED in out.error_log and BLOCKED in out.message
     assert tree_hash(workspace) == before
-    assert store.get_run(out.run_id).status == "blocked"
+    assert store.get_run(out.run_id).status == "failed"
     assert "self_heal" in _logged_nodes(store, out.run_id)
     assert len(out.refinements) == 2
 

@@ -33,7 +33,7 @@ def test_approve_applies_without_pausing_and_reports_callbacks(workspace, store)
     assert seen == [out.run_id] and out.status == "applied"
     assert (workspace / "calc.py").read_text() == FIXED
     assert all(e.run_id == out.run_id for e in events)
-    assert store.get_run(out.run_id).status == "applied"
+    assert store.get_run(out.run_id).status == "succeeded"
     assert store.get_run(out.run_id).result["written"] == ["calc.py"]
 
 

@@ -57,7 +57,7 @@ def test_approve_from_a_second_process_after_the_first_exited(workspace, tmp_pat
     assert second == {"status": "applied", "written": ["calc.py"]}
     assert (workspace / "calc.py").read_text() == FIXED
     with RunStore(db) as store:
-        assert store.get_run(first["run_id"]).status == "applied"
+        assert store.get_run(first["run_id"]).status == "succeeded"
         # a second decision on a finished run is refused in one line
         try:
             decide_review(first["run_id"], approved=True, message="", llm=ScriptedLLM([]),

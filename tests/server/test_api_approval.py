@@ -65,6 +65,6 @@ def test_the_api_wants_the_digest_and_refuses_a_stale_one_with_409(tmp_path):
         ok = client.post(f"/api/runs/{run_id}/approve",
                          json={"message": "seen", "digest": detail["diff_digest"]})
         assert ok.status_code == 202, ok.text
-        done = wait_status(client, run_id, {"applied", "failed"})
-        assert done["status"] == "applied", done["message"]
+        done = wait_status(client, run_id, {"succeeded", "failed"})
+        assert done["status"] == "succeeded", done["message"]
     assert (ws / "calc.py").read_text() == diff["modified_content"]

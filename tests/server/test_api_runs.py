@@ -17,7 +17,7 @@ from codeloop.store import RunStore
 def test_solve_run_from_start_to_passed_with_tokens_per_stage(tmp_path):
     with served(tmp_path) as client:
         run_id = start(client, "solve", {"task": ADD_TASK})
-        detail = wait_status(client, run_id, {"passed"})
+        detail = wait_status(client, run_id, {"succeeded"})
         assert detail["job"] == "solve" and detail["model"].startswith("scripted:")
         assert detail["result"]["passed"] is True
         assert detail["result"]["code"].startswith("def add(a, b):")
@@ -27,7 +27,7 @@ def test_solve_run_from_start_to_passed_with_tokens_per_stage(tmp_path):
         assert detail["tokens"] == stage["total_tokens"]
         assert detail["events"] >= 4 and detail["ended"] >= detail["started"]
         [row] = client.get("/api/runs").json()["runs"]
-        assert row["id"] == run_id and row["status"] == "passed"
+        assert row["id"] == run_id and row["status"] == "succeeded"
         assert row["tokens"] == detail["tokens"] and row["age_seconds"] >= 0
 
 
@@ -36,7 +36,7 @@ def test_list_filters_by_job_and_status_and_pages(tmp_path):
     with served(tmp_path, [ADD]) as client:
         passed = [start(client, "solve", {"task": ADD_TASK}) for _ in range(3)]
         for run_id in passed:
-            wait_status(client, run_id, {"passed"})
+            wait_status(client, run_id, {"succeeded"})
         failing = write_script(tmp_path, [wrong] * 8, "wrong.yaml")
         failed = start(client, "solve", {"task": ADD_TASK, "model": failing,
                                          "max_refinements": 0})
@@ -76,7 +76,7 @@ def test_solve_params_reach_the_pipeline(tmp_path):
         untested = {k: v for k, v in ADD_TASK.items() if k != "examples"}
         run_id = start(client, "solve", {"task": untested, "model": script, "crosscheck": True})
         # No test ran: the run is "untested" (never "passed"), the agreement in the reason.
-        result = wait_status(client, run_id, {"untested"})["result"]
+        result = wait_status(client, run_id, {"succeeded"})["result"]
         assert result["verdict"] == "Code is untested" and result["passed"] is False
         assert "3 of 4 candidates written independently return the same on 2 call(s)" \
             in result["untested_reason"]
@@ -91,7 +91,7 @@ def test_solve_params_reach_the_pipeline(tmp_path):
             script = write_script(tmp_path, [crashes, fixed], f"edges-{checks}.yaml")
             run_id = start(client, "solve", {"task": last, "model": script,
                                              "edge_checks": checks})
-            result = wait_status(client, run_id, {"passed"})["result"]
+            result = wait_status(client, run_id, {"succeeded"})["result"]
             assert [a["strategy"] for a in result["attempts"]] == expected
 
 
@@ -132,7 +132,7 @@ def test_queued_while_the_model_is_busy_then_cancelled_between_model_calls(tmp_p
     with served(tmp_path, serial=frozenset({"scripted"})) as client:
         spec = client.app_state.jobs.models.check_spec(None)
         first = start(client, "solve", {"task": ADD_TASK})
-        wait_status(client, first, {"passed"})
+        wait_status(client, first, {"succeeded"})
         gate = client.app_state.jobs.models.gate(spec)
         with gate.hold(RunSignals()):  # another run is in a model call
             run_id = start(client, "solve", {"task": ADD_TASK})  # waits for the model
@@ -169,12 +169,12 @@ def test_too_many_live_runs_is_429(tmp_path):
     with served(tmp_path, serial=frozenset({"scripted"}), max_live=1) as client:
         spec = client.app_state.jobs.models.check_spec(None)
         warm = start(client, "solve", {"task": ADD_TASK})
-        wait_status(client, warm, {"passed"})
+        wait_status(client, warm, {"succeeded"})
         with client.app_state.jobs.models.gate(spec).hold(RunSignals()):
             held = start(client, "solve", {"task": ADD_TASK})
             refused = client.post("/api/runs", json={"job": "solve", "params": {"task": ADD_TASK}})
             assert refused.status_code == 429 and refused.json()["error"] == "too many runs"
-        wait_status(client, held, {"passed"})
+        wait_status(client, held, {"succeeded"})
 
 
 def _dead_run(store_path, job: str, inputs: dict) -> str:
@@ -193,7 +193,7 @@ def test_a_run_whose_server_died_is_interrupted_and_resumes_as_a_new_run(tmp_pat
     with served(tmp_path) as client:  # creates the store, and knows the default model
         params = {"task": ADD_TASK, "model": None, "max_refinements": 3, "plan_first": False}
         finished = start(client, "solve", {"task": ADD_TASK})
-        wait_status(client, finished, {"passed"})
+        wait_status(client, finished, {"succeeded"})
     dead = _dead_run(store, "solve", {"params": params, "via": "server"})
     with served(tmp_path) as client:  # a restart: the dead run is marked at startup
         assert dead in client.app_state.interrupted_at_start
@@ -205,9 +205,9 @@ def test_a_run_whose_server_died_is_interrupted_and_resumes_as_a_new_run(tmp_pat
         assert resumed.status_code == 202, resumed.text
         body = resumed.json()
         assert body["resumed_from"] == dead and body["run_id"] != dead
-        assert wait_status(client, body["run_id"], {"passed"})["result"]["passed"]
+        assert wait_status(client, body["run_id"], {"succeeded"})["result"]["passed"]
         old = client.get(f"/api/runs/{dead}").json()
-        assert old["status"] == "restarted" and old["result"] == {"restarted_as": body["run_id"]}
+        assert old["status"] == "cancelled" and old["result"] == {"restarted_as": body["run_id"]}
         twice = client.post(f"/api/runs/{dead}/resume")
         assert twice.status_code == 409
 
@@ -215,7 +215,7 @@ def test_a_run_whose_server_died_is_interrupted_and_resumes_as_a_new_run(tmp_pat
 def test_approve_and_reject_refuse_runs_that_are_not_waiting(tmp_path):
     with served(tmp_path) as client:
         run_id = start(client, "solve", {"task": ADD_TASK})
-        wait_status(client, run_id, {"passed"})
+        wait_status(client, run_id, {"succeeded"})
         for verb in ("approve", "reject"):
             answer = client.post(f"/api/runs/{run_id}/{verb}", json={"message": "x"})
             assert answer.status_code == 409 and "review" in answer.json()["detail"]

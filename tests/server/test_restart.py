@@ -84,7 +84,7 @@ def test_a_killed_review_is_interrupted_and_resumes_on_the_same_run(tmp_path):
         assert client.post(f"/api/runs/{run_id}/resume").status_code == 409  # not interrupted
         client.post(f"/api/runs/{run_id}/approve", json={"message": "after the restart",
                                                           "digest": waiting["diff_digest"]})
-        wait_status(client, run_id, {"applied"})
+        wait_status(client, run_id, {"succeeded"})
         seqs = [int(m["id"]) for m in sse_messages(client, f"/api/runs/{run_id}/events")[:-1]]
         assert seqs == list(range(1, len(seqs) + 1))  # numbered on across the restart
     assert (ws / "calc.py").read_text() == FIXED
@@ -123,7 +123,7 @@ def test_a_live_run_is_interrupted_by_the_shutdown_and_resumed_after_the_restart
         with served(tmp_path, serial=frozenset({"scripted"}), store=store_path) as client:
             spec = client.app_state.jobs.models.check_spec(None)
             warm = start(client, "solve", {"task": ADD_TASK})  # the model's gate exists
-            wait_status(client, warm, {"passed"})
+            wait_status(client, warm, {"succeeded"})
             model_busy.enter_context(client.app_state.jobs.models.gate(spec).hold(
                 RunSignals()))  # another run is in a model call
             run_id = start(client, "solve", {"task": ADD_TASK})
@@ -146,11 +146,11 @@ def test_a_live_run_is_interrupted_by_the_shutdown_and_resumed_after_the_restart
         assert resumed.status_code == 202, resumed.text
         new_id = resumed.json()["run_id"]
         assert new_id != run_id and resumed.json()["resumed_from"] == run_id
-        done = wait_status(client, new_id, {"passed", "failed"})
-        assert done["status"] == "passed" and done["result"]["code"].startswith("def add")
+        done = wait_status(client, new_id, {"succeeded", "failed"})
+        assert done["status"] == "succeeded" and done["result"]["code"].startswith("def add")
         assert done["input"]["task"]["task_id"] == ADD_TASK["task_id"]  # the same inputs
         old = client.get(f"/api/runs/{run_id}").json()
-        assert old["status"] == "restarted" and old["result"] == {"restarted_as": new_id}
+        assert old["status"] == "cancelled" and old["result"] == {"restarted_as": new_id}
 
 
 def test_a_build_run_is_resumed_from_the_cli_not_the_api(tmp_path):

@@ -62,7 +62,7 @@ def test_json_result_and_the_run_is_stored(cli, tmp_path):
     assert set(data["stages"]) == {"analysis", "planning", "generation", "review"}
     with RunStore(store) as runs:
         record = runs.get_run(data["run_id"])
-        assert record.status == "passed" and record.result["verdict"] == "Code is correct"
+        assert record.status == "succeeded" and record.result["verdict"] == "Code is correct"
         kinds = [e.type for _, e in runs.events(data["run_id"])]
     assert kinds.count("stage_start") == 4 and "llm_call" in kinds and "test_result" in kinds
 

@@ -134,7 +134,7 @@ class AgentApp:
 
     def _recorded(self, request: str, conversation) -> tuple[Outcome, Any]:
         inputs = {"request": request, "home": str(self.workspace.root),
-                  "multi_agent": self.multi_agent}
+                  "multi_agent": self.multi_agent, "model": getattr(self.llm, "name", None)}
         with self.store.run("agent", inputs, bus=self.bus) as run:
             self.last_run_id = run.id
             if self.workspace.unsafe_no_sandbox:  # in the run's events too, not only on screen
@@ -169,7 +169,11 @@ class AgentApp:
                                highlight=False)
             return 130
         if as_json:
-            print(json.dumps({"run_id": run_id,
+            from codeloop.run_statuses import settle
+
+            ok = outcome.status in ("finished", "approved")
+            run_status, phrase = settle("agent", "done" if ok else outcome.status)
+            print(json.dumps({"run_id": run_id, "run_status": run_status, "outcome": phrase,
                               "sandboxed": not self.workspace.unsafe_no_sandbox,
                               **outcome.record()}, indent=2))
         else:

@@ -42,12 +42,14 @@ def start_build(store: Any, request: dict[str, Any], *, out_dir: str,
         except LLMError as exc:
             raise BuildInputError(str(exc)) from exc
         runtime = BuildRuntime(llm_for=llm_for, unsafe_no_sandbox=settings.unsafe_no_sandbox)
+    # The model the runs list shows: a caller's own runtime names none (its calls will).
+    recorded_model = model or (settings.model if runtime is None else None)
     started = threading.Event()
     box: dict[str, Any] = {}
 
     def work() -> None:
         try:
-            with store.run("build", inputs.record()) as run:
+            with store.run("build", {**inputs.record(), "model": recorded_model}) as run:
                 box["run_id"] = run.id
                 started.set()
                 execute(inputs, run, store, runtime)

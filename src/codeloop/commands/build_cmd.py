@@ -86,7 +86,7 @@ def build(
         run = None
         try:
             opened = run_store.resume(run_id) if run_id else \
-                run_store.run("build", inputs.record())
+                run_store.run("build", {**inputs.record(), "model": model or settings.model})
             with terminate_as_interrupt(), opened as run, BuildView(console, verbose) as view:
                 run.bus.subscribe(view)
                 final = execute(inputs, run, run_store, runtime, resuming=run_id is not None)
@@ -98,9 +98,8 @@ def build(
             raise typer.Exit(130) from None
         except (LLMError, SandboxUnavailable, StoreError) as exc:
             fail(str(exc))
-    _report(console, final, run.id, settings.store_path(), as_json)
-    if final["status"] != "COMPLETE" or final["failed_tasks"]:
-        raise typer.Exit(1)
+    if _report(console, final, run.id, settings.store_path(), as_json) != "succeeded":
+        raise typer.Exit(1)  # a task failed or blocked: not a success
 
 
 def _interrupted(console, run_store, run, resume: str, as_json: bool) -> None:
@@ -121,23 +120,30 @@ def _interrupted(console, run_store, run, resume: str, as_json: bool) -> None:
                   highlight=False)
 
 
-def _report(console, final: dict, run_id: str, store_path, as_json: bool) -> None:
+def _report(console, final: dict, run_id: str, store_path, as_json: bool) -> str:
+    """Print the build's result; its run status (succeeded only when every task merged)."""
     from rich.markup import escape
 
+    from codeloop.run_statuses import label, settle
     from codeloop.textsafe import printable
 
+    status, outcome = settle("build", final["status"], final)
     if as_json:
-        typer.echo(json.dumps({"run_id": run_id, **final}, indent=2))
-        return
-    style = "green" if final["status"] == "COMPLETE" else "red"
-    console.print(f"[bold {style}]{final['status']}[/]: {len(final['completed_tasks'])} of "
-                  f"{final['total_tasks']} tasks merged into {final['out_dir']} (main)",
-                  highlight=False)
+        typer.echo(json.dumps({"run_id": run_id, "run_status": status, "outcome": outcome,
+                               **final}, indent=2))
+        return status
+    style = "green" if status == "succeeded" else "red"
+    console.print(f"[bold {style}]{label(status)}[/]: {escape(outcome)} into "
+                  f"{escape(printable(final['out_dir']))} (main)", highlight=False)
     for task_id, reason in final["failed_tasks"].items():
         console.print(f"  [red]{task_id}[/]: {escape(printable(reason))}", highlight=False)
+    if final.get("blocked_tasks"):
+        console.print(f"  [yellow]blocked[/] (a task they depend on did not merge): "
+                      f"{escape(printable(', '.join(final['blocked_tasks'])))}", highlight=False)
     if final.get("error"):
         console.print(f"  {escape(printable(final['error']))}", highlight=False)
     console.print(f"[dim]run {run_id} saved in {store_path}[/]", highlight=False)
+    return status
 
 
 def register(app: typer.Typer) -> None:

@@ -252,8 +252,11 @@ def conclude(outcome: Any, console: Any, *, as_json: bool, store_flag: str | Non
     render_outcome(console, data)
     if waiting:
         render_waiting(console, outcome.run_id, store_flag, outcome.diff_digest)
-    if as_json:
-        typer.echo(json.dumps(data, indent=2))
+    if as_json:  # the run's status and outcome as the run store has them, then the review's
+        from codeloop.run_statuses import settle
+
+        run_status, phrase = settle("review", outcome.status, data)
+        typer.echo(json.dumps({"run_status": run_status, "outcome": phrase, **data}, indent=2))
     if outcome.status not in OK_STATUSES:
         raise typer.Exit(1)
 

@@ -161,9 +161,15 @@ def solve(
 
 
 def _payload(results, settings) -> list[dict]:
-    return [{"run_id": rid, "status": r.run_status,
-             "sandboxed": not settings.unsafe_no_sandbox, **r.model_dump()}
-            for rid, r in results]
+    """Each task's run: its status and outcome as the run store has them, and the result."""
+    from codeloop.run_statuses import settle
+
+    rows = []
+    for rid, result in results:
+        status, outcome = settle("solve", result.run_status)
+        rows.append({"run_id": rid, "status": status, "outcome": outcome,
+                     "sandboxed": not settings.unsafe_no_sandbox, **result.model_dump()})
+    return rows
 
 
 def _print_json(payload: list[dict]) -> None:
