@@ -8,19 +8,15 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from codeloop.llm.base import Reply
+from codeloop.llm.base import Reply, TokenTotal
 
 
 @dataclass
-class UsageRecord:
+class UsageRecord(TokenTotal):
     calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
     seconds: float = 0.0
-
-    @property
-    def total_tokens(self) -> int:
-        return self.prompt_tokens + self.completion_tokens
 
     def add(self, reply: Reply) -> None:
         """Count one model call."""

@@ -11,11 +11,13 @@ and validates, retrying up to `json_attempts` times.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Unpack
 
 from codeloop.llm.base import (
+    CompleteOptions,
+    JsonOptions,
     JsonReply,
     MalformedResponse,
     Message,
@@ -40,6 +42,16 @@ class ModelRequest:
     seed: int | None = None  # a sampled reply that can be drawn again (None: a fresh one)
 
 
+def _request(messages: MessagesLike, options: Mapping[str, Any], allowed: type,
+             **fixed: Any) -> ModelRequest:
+    """The request for one protocol call; an option the call does not take is a TypeError,
+    as with any keyword argument."""
+    unknown = sorted(set(options) - allowed.__required_keys__ - allowed.__optional_keys__)
+    if unknown:
+        raise TypeError(f"unexpected keyword argument(s): {', '.join(unknown)}")
+    return ModelRequest(to_messages(messages), **options, **fixed)
+
+
 class BackendLLM(ABC):
     """Base of every backend. `name` is the spec it was built from; `address` is where its
     requests go (None in process), which the guard matches against listed stub servers."""
@@ -60,44 +72,18 @@ class BackendLLM(ABC):
 
     # ------------------------------------------------------------------ LLM protocol
 
-    def complete(
-        self,
-        messages: MessagesLike,
-        *,
-        max_tokens: int = 512,
-        temperature: float = 0.0,
-        stop: list[str] | None = None,
-        seed: int | None = None,
-    ) -> Reply:
-        return self._reply(ModelRequest(to_messages(messages), max_tokens, temperature, stop,
-                                        seed=seed))
+    def complete(self, messages: MessagesLike, **options: Unpack[CompleteOptions]) -> Reply:
+        return self._reply(_request(messages, options, CompleteOptions))
 
-    def complete_json(
-        self,
-        messages: MessagesLike,
-        schema: dict[str, Any] | type,
-        *,
-        max_tokens: int = 512,
-        temperature: float = 0.0,
-    ) -> JsonReply:
-        structured = to_structured(schema)
+    def complete_json(self, messages: MessagesLike, schema: dict[str, Any] | type,
+                      **options: Unpack[JsonOptions]) -> JsonReply:
         return self._structured(
-            ModelRequest(to_messages(messages), max_tokens, temperature, None, structured)
-        )
+            _request(messages, options, JsonOptions, schema=to_structured(schema)))
 
-    def stream(
-        self,
-        messages: MessagesLike,
-        *,
-        max_tokens: int = 512,
-        temperature: float = 0.0,
-        stop: list[str] | None = None,
-        seed: int | None = None,
-    ) -> Iterator[str | Reply]:
+    def stream(self, messages: MessagesLike,
+               **options: Unpack[CompleteOptions]) -> Iterator[str | Reply]:
         """Yields text pieces, then the final Reply as the last item."""
-        request = ModelRequest(to_messages(messages), max_tokens, temperature, stop, stream=True,
-                               seed=seed)
-        yield from self._run(request)
+        yield from self._run(_request(messages, options, CompleteOptions, stream=True))
 
     # ------------------------------------------------------------------ shared path
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, TypedDict, Unpack, runtime_checkable
 
 Role = Literal["system", "user", "assistant", "tool"]
 
@@ -30,14 +30,21 @@ def assistant(text: str) -> Message:
     return Message("assistant", text)
 
 
-@dataclass(frozen=True)
-class Usage:
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
+class TokenTotal:
+    """`total_tokens` for a record of prompt and completion tokens (Usage, UsageRecord)."""
+
+    prompt_tokens: int
+    completion_tokens: int
 
     @property
     def total_tokens(self) -> int:
         return self.prompt_tokens + self.completion_tokens
+
+
+@dataclass(frozen=True)
+class Usage(TokenTotal):
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
 
     def __add__(self, other: Usage) -> Usage:
         return Usage(
@@ -71,40 +78,33 @@ def to_messages(messages: MessagesLike) -> list[Message]:
     return [m if isinstance(m, Message) else Message(m["role"], m["content"]) for m in messages]
 
 
+class JsonOptions(TypedDict, total=False):
+    """The keyword options of `complete_json` (their defaults: backend.ModelRequest)."""
+
+    max_tokens: int
+    temperature: float
+
+
+class CompleteOptions(JsonOptions, total=False):
+    """The keyword options of `complete` and `stream`."""
+
+    stop: list[str] | None
+    seed: int | None  # a sampled reply that can be drawn again (None: a fresh one)
+
+
 @runtime_checkable
 class LLM(Protocol):
     """What every backend offers. `name` is the spec string it was built from."""
 
     name: str
 
-    def complete(
-        self,
-        messages: MessagesLike,
-        *,
-        max_tokens: int = 512,
-        temperature: float = 0.0,
-        stop: list[str] | None = None,
-        seed: int | None = None,
-    ) -> Reply: ...
+    def complete(self, messages: MessagesLike, **options: Unpack[CompleteOptions]) -> Reply: ...
 
-    def complete_json(
-        self,
-        messages: MessagesLike,
-        schema: dict[str, Any] | type,
-        *,
-        max_tokens: int = 512,
-        temperature: float = 0.0,
-    ) -> JsonReply: ...
+    def complete_json(self, messages: MessagesLike, schema: dict[str, Any] | type,
+                      **options: Unpack[JsonOptions]) -> JsonReply: ...
 
-    def stream(
-        self,
-        messages: MessagesLike,
-        *,
-        max_tokens: int = 512,
-        temperature: float = 0.0,
-        stop: list[str] | None = None,
-        seed: int | None = None,
-    ) -> Iterator[str | Reply]:
+    def stream(self, messages: MessagesLike,
+               **options: Unpack[CompleteOptions]) -> Iterator[str | Reply]:
         """Yields text pieces, then the final Reply as the last item."""
         ...
 

@@ -17,6 +17,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from codeloop.llm.base import ModelNotAvailable
 from codeloop.paths import models_dir
@@ -132,15 +133,20 @@ def _write_sidecar(path: Path, sha256: str) -> None:
     os.replace(tmp, _sidecar(path))
 
 
-def _hash_file(path: Path, progress: Progress | None, total: int) -> str:
+def _hash_files(paths: list[Path], progress: Progress | None, total: int,
+                out: BinaryIO | None = None) -> tuple[str, int]:
+    """sha256 and size of the files' bytes one after the other, copied to `out` if given."""
     digest, done = hashlib.sha256(), 0
-    with path.open("rb") as fh:
-        while chunk := fh.read(_CHUNK):
-            digest.update(chunk)
-            done += len(chunk)
-            if progress:
-                progress(done, total)
-    return digest.hexdigest()
+    for path in paths:
+        with path.open("rb") as fh:
+            while chunk := fh.read(_CHUNK):
+                if out is not None:
+                    out.write(chunk)
+                digest.update(chunk)
+                done += len(chunk)
+                if progress:
+                    progress(done, total)
+    return digest.hexdigest(), done
 
 
 def assemble(
@@ -160,23 +166,14 @@ def assemble(
             f"{model.name}: needs {model.size / 2**20:.0f} MiB in {target.parent}, "
             f"only {free / 2**20:.0f} MiB free"
         )
-    digest, done = hashlib.sha256(), 0
     fd, tmp_name = tempfile.mkstemp(prefix=f".{model.filename}.", suffix=".partial",
                                     dir=target.parent)
     tmp = Path(tmp_name)
     try:
         with os.fdopen(fd, "wb") as out:
-            for part in parts:
-                with part.open("rb") as fh:
-                    while chunk := fh.read(_CHUNK):
-                        out.write(chunk)
-                        digest.update(chunk)
-                        done += len(chunk)
-                        if progress:
-                            progress(done, model.size)
+            actual, done = _hash_files(parts, progress, model.size, out)
             out.flush()
             os.fsync(out.fileno())
-        actual = digest.hexdigest()
         if done != model.size or actual != model.sha256:
             raise ModelNotAvailable(
                 f"{model.name}: the joined parts do not match the published model "
@@ -206,8 +203,8 @@ def ensure_model(
     if is_verified(model, cache):
         return path
     if path.is_file():
-        if path.stat().st_size == model.size and _hash_file(path, progress, model.size) == \
-                model.sha256:
+        if path.stat().st_size == model.size and _hash_files(
+                [path], progress, model.size)[0] == model.sha256:
             _write_sidecar(path, model.sha256)
             return path
         path.unlink()
