@@ -8,6 +8,7 @@ from pathlib import Path
 
 from codeloop.sandbox.types import SandboxUnavailable
 from codeloop.solve.state import ExecSummary, empty_exec
+from codeloop.user_files import read_text
 
 MAX_FAILURES = 6  # concrete failing cases kept for the review and the refinement prompt
 
@@ -31,12 +32,7 @@ class NoSandboxError(TestHarnessError, SandboxUnavailable):
 
 
 def read_test_file(path: Path) -> str:
-    try:
-        source = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise TestFileError(f"test file not found: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TestFileError(f"cannot read test file {path}: {exc}") from None
+    source = read_text(path, TestFileError, "test file")
     try:
         ast.parse(source)
     except SyntaxError as exc:

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import ast
 import inspect
-import json
 import os
 import textwrap
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError, computed_field, field_validator
+
+from codeloop.user_files import read_json
 
 
 class TaskFileError(ValueError):
@@ -161,16 +162,7 @@ def _describe_error(err: dict) -> str:
 
 def load_task_file(path: Path | str) -> list[Task]:
     path = Path(path).expanduser()
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise TaskFileError(f"task file not found: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TaskFileError(f"cannot read task file {path}: {exc}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise TaskFileError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    data = read_json(path, TaskFileError, "task file")
     if not isinstance(data, list):
         raise TaskFileError(f"{path}: expected a JSON list of tasks, got {type(data).__name__}")
     tasks: list[Task] = []
