@@ -54,7 +54,7 @@ def test_compare_arithmetic(tmp_path):
     c = compare_runs(tmp_path / "a", tmp_path / "b")
     assert c.common == 4 and c.not_common == 1
     assert (c.a.pass_at_1, c.b.pass_at_1, c.pass_at_1_diff) == (50.0, 75.0, 25.0)
-    assert (c.a.tokens, c.b.tokens, c.tokens_ratio) == (600, 2400, 4.0)
+    assert (c.a.total_tokens, c.b.total_tokens, c.tokens_ratio) == (600, 2400, 4.0)
     assert c.calls_ratio == 4.0
     assert (c.a.seconds_mean, c.b.seconds_mean, c.time_ratio) == (5.0, 25.0, 5.0)
     assert c.only_a == ["P/3"] and c.only_b == ["P/2", "P/4"]

@@ -16,10 +16,11 @@ from codeloop.bench.records import (
     read_json,
     read_records,
 )
+from codeloop.llm.base import TokenTotal
 
 
 @dataclass(frozen=True)
-class Side:
+class Side(TokenTotal):
     label: str
     dataset: str
     strategy: str
@@ -32,10 +33,6 @@ class Side:
     completion_tokens: int
     seconds_mean: float
     seconds_median: float
-
-    @property
-    def tokens(self) -> int:
-        return self.prompt_tokens + self.completion_tokens
 
 
 @dataclass(frozen=True)
@@ -54,7 +51,7 @@ class Comparison:
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
         for side in ("a", "b"):
-            data[side]["tokens"] = getattr(self, side).tokens
+            data[side]["tokens"] = getattr(self, side).total_tokens
         return data
 
 
@@ -103,7 +100,7 @@ def compare_records(a: tuple[str, dict[str, Any], dict[str, ProblemRecord]],
     return Comparison(
         a=side_a, b=side_b, common=len(common),
         pass_at_1_diff=round(side_b.pass_at_1 - side_a.pass_at_1, 2),
-        tokens_ratio=_ratio(side_b.tokens, side_a.tokens),
+        tokens_ratio=_ratio(side_b.total_tokens, side_a.total_tokens),
         calls_ratio=_ratio(side_b.calls, side_a.calls),
         time_ratio=_ratio(side_b.seconds_mean, side_a.seconds_mean),
         only_a=[t for t in common if rec_a[t].passed and not rec_b[t].passed],

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from codeloop.user_files import read_json
+
 Dataset = Literal["humaneval", "mbpp"]
 DATASETS: tuple[str, ...] = ("humaneval", "mbpp")
 
@@ -140,12 +142,7 @@ def load_mbpp(path: str | Path, *, test_split: bool = True) -> list[Problem]:
     path = Path(path).expanduser()
     if not path.is_file():
         raise DatasetError(f"MBPP data not found: {path} (give the sanitized-mbpp.json path)")
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DatasetError(f"cannot read MBPP data {path}: {exc}") from exc
-    except json.JSONDecodeError as exc:
-        raise DatasetError(f"{path}: not valid JSON: {exc.msg} (line {exc.lineno})") from exc
+    data = read_json(path, DatasetError, "MBPP data")
     if not isinstance(data, list):
         raise DatasetError(f"{path}: expected a JSON list of problems, got {type(data).__name__}")
     problems = []

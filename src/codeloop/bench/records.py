@@ -12,6 +12,9 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
+from codeloop import user_files
+from codeloop.jobs.usage import UsageRecord
+
 RUN_FILE = "run.json"
 RESULTS_FILE = "results.jsonl"
 SUMMARY_JSON = "summary.json"
@@ -21,13 +24,6 @@ INFRA_ERROR = "infra_error"  # a unit the infrastructure lost: no answer, not a 
 
 class RunDirError(Exception):
     """The output directory cannot be used as asked (exists, mismatched, unreadable)."""
-
-
-class StageRecord(BaseModel):
-    calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    seconds: float = 0.0
 
 
 class ProblemRecord(BaseModel):
@@ -44,7 +40,7 @@ class ProblemRecord(BaseModel):
     llm_seconds: float = 0.0
     seconds: float = 0.0  # wall time the strategy took on this problem
     score_seconds: float = 0.0
-    stages: dict[str, StageRecord] = Field(default_factory=dict)
+    stages: dict[str, UsageRecord] = Field(default_factory=dict)  # per pipeline stage
     extra: dict[str, Any] = Field(default_factory=dict)
 
 
@@ -105,14 +101,7 @@ def write_json(path: Path, data: Any) -> None:
 
 
 def read_json(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise RunDirError(f"{path} not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RunDirError(f"cannot read {path}: {exc}") from exc
-    except json.JSONDecodeError as exc:
-        raise RunDirError(f"{path}: not valid JSON ({exc.msg}, line {exc.lineno})") from exc
+    data = user_files.read_json(path, RunDirError)
     if not isinstance(data, dict):
         raise RunDirError(f"{path}: expected a JSON object")
     return data

@@ -16,7 +16,6 @@ anything else runs.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, replace
@@ -24,41 +23,24 @@ from pathlib import Path
 from typing import Any
 
 from codeloop.bench.datasets import Problem
+from codeloop.bench.problem_run import run_problem
 from codeloop.bench.records import (
     RESULTS_FILE,
     RUN_FILE,
     ProblemRecord,
     ResultsLog,
     RunDirError,
-    StageRecord,
     read_json,
     read_records,
     write_json,
 )
 from codeloop.bench.report import summarize, write_summary
-from codeloop.bench.scoring import Score, score
-from codeloop.bench.strategies.base import Attempt, Strategy
+from codeloop.bench.strategies.base import Strategy
 from codeloop.bench.unit import INFRA_ERROR, BenchUnit, infra_record, run_unit
 from codeloop.events import EventBus, Progress
 from codeloop.jobs.executor import Executor
-from codeloop.llm.base import (
-    LLM,
-    BackendTimeout,
-    BackendUnreachable,
-    LLMError,
-    ModelNotAvailable,
-    ModelUnreachable,
-    ScriptExhausted,
-    UnknownModelSpec,
-    forget_prompt_cache,
-)
+from codeloop.llm.base import LLM
 
-# Errors that say the model or the sandbox is not there at all: scoring them as a failed
-# problem would turn an outage into a low score, so the run stops (and --resume goes on).
-ABORTING_ERRORS: tuple[type[Exception], ...] = (
-    BackendUnreachable, BackendTimeout, ModelNotAvailable, UnknownModelSpec, ScriptExhausted,
-    ModelUnreachable,
-)
 # What must match for --resume to continue a run rather than mix two different ones.
 RESUME_KEYS = ("dataset", "strategy", "model")
 
@@ -71,12 +53,6 @@ class RunOutcome:
     out_dir: Path
     ran: int  # problems run by this call (the rest were on disk already)
     skipped_lines: int  # unreadable lines in results.jsonl (those problems ran again)
-
-
-def _sandbox_errors() -> tuple[type[Exception], ...]:
-    from codeloop.sandbox.types import SandboxUnavailable
-
-    return (SandboxUnavailable,)
 
 
 def prepare_out_dir(out_dir: Path, meta: dict[str, Any], resume: bool) -> None:
@@ -110,49 +86,6 @@ def _prepare_out_dir(out_dir: Path, meta: dict[str, Any], resume: bool) -> None:
         write_json(run_file, previous)
     else:
         write_json(run_file, meta)
-
-
-def _attempt(strategy: Strategy, problem: Problem, llm: LLM) -> tuple[Attempt, str, str, float]:
-    """(attempt, outcome if the strategy failed, its reason, seconds)."""
-    started = time.perf_counter()
-    try:
-        forget_prompt_cache(llm)  # a problem's replies do not depend on the problems before it
-        attempt = strategy.solve(problem.public(), llm)
-        failure, reason = "", ""
-    except ABORTING_ERRORS + _sandbox_errors():
-        raise
-    except LLMError as exc:
-        attempt, failure, reason = Attempt(program=""), "llm_error", f"{type(exc).__name__}: {exc}"
-    except Exception as exc:  # noqa: BLE001 - one problem's crash is recorded, the run goes on
-        attempt, failure = Attempt(program=""), "strategy_error"
-        reason = f"{type(exc).__name__}: {exc}"
-    return attempt, failure, reason, time.perf_counter() - started
-
-
-def run_problem(strategy: Strategy, problem: Problem, llm: LLM, *, timeout: float
-                ) -> ProblemRecord:
-    attempt, failure, reason, seconds = _attempt(strategy, problem, llm)
-    if failure:
-        result = Score(False, failure, reason[:300], 0.0)  # type: ignore[arg-type]
-    elif not attempt.program.strip():
-        result = Score(False, "no_code", attempt.note or "no code", 0.0)
-    else:
-        result = score(problem, attempt.program, timeout=timeout)
-    extra = dict(attempt.extra)
-    if attempt.draft_program:
-        # Scored after the strategy has finished: nothing of it reaches the strategy.
-        draft = result if attempt.draft_program == attempt.program else score(
-            problem, attempt.draft_program, timeout=timeout)
-        extra["draft"] = {"passed": draft.passed, "tokens": attempt.draft_tokens}
-    return ProblemRecord(
-        task_id=problem.task_id, passed=result.passed, outcome=result.outcome,
-        reason=result.reason, program=attempt.program, reply=attempt.reply, note=attempt.note,
-        calls=attempt.calls, prompt_tokens=attempt.prompt_tokens,
-        completion_tokens=attempt.completion_tokens, llm_seconds=round(attempt.llm_seconds, 3),
-        seconds=round(seconds, 3), score_seconds=round(result.seconds, 3),
-        stages={k: StageRecord(**vars(v)) for k, v in attempt.stages.items()},
-        extra=extra,
-    )
 
 
 def run_bench(

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from codeloop.bench.datasets import Problem
+from codeloop.bench.problem_run import run_problem
 from codeloop.bench.records import INFRA_ERROR, ProblemRecord
 from codeloop.llm.base import LLM
 
@@ -102,7 +103,6 @@ def infra_record(task_id: str, reason: str) -> ProblemRecord:
 
 def run_unit(unit: BenchUnit) -> ProblemRecord:
     """Solve and score one problem where this runs; its record."""
-    from codeloop.bench.runner import run_problem
     from codeloop.bench.strategies import get_strategy
 
     try:

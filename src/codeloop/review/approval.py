@@ -13,11 +13,10 @@ store), and a redacted diff would hide what the model wrote from the person appr
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from typing import Any
 
+from codeloop.review.digest import diff_digest
 from codeloop.store import RunNotResumable
 
 DIGEST = re.compile(r"^[0-9a-f]{64}$")
@@ -29,13 +28,6 @@ class DigestRequired(RunNotResumable):
 
 class DiffChanged(RunNotResumable):
     """The decision names another diff than the one pending now."""
-
-
-def diff_digest(diffs: list[dict[str, Any]]) -> str:
-    """sha256 of the pending diffs: each one's path, original text and new text, in order."""
-    canonical = json.dumps([[d["file_path"], d["original_content"], d["modified_content"]]
-                            for d in diffs], ensure_ascii=True, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode("ascii")).hexdigest()
 
 
 def checkpoint_values(store, run_id: str) -> dict[str, Any]:

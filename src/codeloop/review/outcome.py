@@ -2,12 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
 
 from codeloop.jobs.usage import per_stage
-from codeloop.review.approval import diff_digest
-from codeloop.review.service import ReviewOutcome
+from codeloop.review.digest import diff_digest
 from codeloop.review.state import BLOCKED, MAX_RETRIES
+
+
+class ReviewOutcome(BaseModel):
+    run_id: str
+    status: Literal["awaiting_approval", "applied", "failed", "blocked", "rejected", "error"]
+    workflow_type: Literal["implementation", "review", "fix"]
+    pending_diffs: list[dict] = Field(default_factory=list)
+    findings: list[dict] = Field(default_factory=list)
+    review_feedback: dict | None = None
+    written: list[str] = Field(default_factory=list)
+    error_log: list[str] = Field(default_factory=list)
+    tokens: dict = Field(default_factory=lambda: {"total": 0, "per_node": {}})
+    refinements: list[dict] = Field(default_factory=list)
+    message: str = ""
+    diff_digest: str = ""  # sha256 of pending_diffs (digest.py): what an approval names
+
 
 _FINAL = {"applied", "failed", "blocked", "rejected", "awaiting_approval", "error"}
 

@@ -16,9 +16,9 @@ import time
 
 from codeloop.jobs.stage import StageOutput
 from codeloop.jobs.usage import UsageRecord
-from codeloop.review.approval import diff_digest
 from codeloop.review.context import ReviewContext, workspace_guard
 from codeloop.review.debug import DebugTrail
+from codeloop.review.digest import diff_digest
 from codeloop.review.history import append_history, read_history
 from codeloop.review.state import ReviewState
 from codeloop.sandbox.pathguard import PathGuard, PathRefused

@@ -25,6 +25,7 @@ from codeloop.review.inputs import (
     check_file,
     check_workspace,
 )
+from codeloop.review.outcome import ReviewOutcome, build_outcome
 from codeloop.store import RunNotResumable
 
 __all__ = ["ReviewInputError", "ReviewOutcome", "ReviewRequest", "decide_review",
@@ -40,21 +41,6 @@ class ReviewRequest(BaseModel):
     git_rev: str | None = None  # review a commit's changes ("HEAD~1") or "WORKTREE"
     refiner: Literal["diff", "full"] = "diff"  # "full" = whole-file regeneration (baseline)
     model: str | None = None  # recorded in the run's inputs
-
-
-class ReviewOutcome(BaseModel):
-    run_id: str
-    status: Literal["awaiting_approval", "applied", "failed", "blocked", "rejected", "error"]
-    workflow_type: Literal["implementation", "review", "fix"]
-    pending_diffs: list[dict] = Field(default_factory=list)
-    findings: list[dict] = Field(default_factory=list)
-    review_feedback: dict | None = None
-    written: list[str] = Field(default_factory=list)
-    error_log: list[str] = Field(default_factory=list)
-    tokens: dict = Field(default_factory=lambda: {"total": 0, "per_node": {}})
-    refinements: list[dict] = Field(default_factory=list)
-    message: str = ""
-    diff_digest: str = ""  # sha256 of pending_diffs (approval.py): what an approval names
 
 
 def validate_request(req: ReviewRequest) -> ReviewRequest:
@@ -163,7 +149,6 @@ def waiting_review(store, run_id: str) -> ReviewOutcome | None:
     run's checkpoint, the state persistence writes from: the exact bytes, never the
     redacted summary the store keeps as the run's result."""
     from codeloop.review.approval import checkpoint_values
-    from codeloop.review.outcome import build_outcome
 
     record = store.get_run(run_id)
     if record is None or record.job != JOB or record.status != "awaiting_approval":
@@ -215,7 +200,6 @@ def _drive(run, graph_input, llm, store, settings, *, approve: bool) -> ReviewOu
     from codeloop.review.approval import diff_digest
     from codeloop.review.context import ReviewContext
     from codeloop.review.graph import build_graph
-    from codeloop.review.outcome import build_outcome
     from codeloop.sandbox.types import SandboxError
 
     ctx = ReviewContext.from_settings(llm, run.bus, settings)

@@ -25,23 +25,6 @@ class Attempt:
     draft_program: str = ""
     draft_tokens: int = 0
 
-    # The run record's names for the usage figures.
-    @property
-    def calls(self) -> int:
-        return self.usage.calls
-
-    @property
-    def prompt_tokens(self) -> int:
-        return self.usage.prompt_tokens
-
-    @property
-    def completion_tokens(self) -> int:
-        return self.usage.completion_tokens
-
-    @property
-    def llm_seconds(self) -> float:
-        return self.usage.seconds
-
 
 class Strategy(Protocol):
     name: str
