@@ -22,6 +22,7 @@ from codeloop.quality.tool_runner import (
     StagedFile,
     ToolRunError,
     last_line,
+    run_json_tool,
     run_tool,
     staged_copy,
 )
@@ -89,13 +90,7 @@ def lint_path(path: Path, timeout_s: float = DEFAULT_TIMEOUT_S) -> LintReport:
 def _run_ruff(staged: StagedFile, timeout_s: float) -> list[LintFinding]:
     args = ["check", "--isolated", "--no-cache", "--exit-zero", "--output-format", "json",
             "--select", ",".join(RUFF_RULES), staged.path.name]
-    run = run_tool("ruff", args, staged, timeout_s)
-    if run.returncode != 0:
-        raise ToolRunError(f"ruff failed (exit {run.returncode}): {last_line(run.stderr)}")
-    try:
-        items = json.loads(run.stdout)
-    except json.JSONDecodeError as exc:
-        raise ToolRunError(f"ruff gave unreadable output: {last_line(run.stdout)}") from exc
+    items = run_json_tool("ruff", args, staged, timeout_s)
     findings = [
         LintFinding(
             line=(item.get("location") or {}).get("row") or 1,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
@@ -14,8 +13,7 @@ from codeloop.quality.tool_runner import (
     DEFAULT_TIMEOUT_S,
     StagedFile,
     ToolRunError,
-    last_line,
-    run_tool,
+    run_json_tool,
     staged_copy,
 )
 
@@ -65,13 +63,8 @@ def scan_path(path: Path, timeout_s: float = DEFAULT_TIMEOUT_S) -> SecurityRepor
 
 def _run_bandit(staged: StagedFile, timeout_s: float) -> list[SecurityFinding]:
     args = ["-q", "-f", "json", "-s", ",".join(BANDIT_SKIPPED), staged.path.name]
-    run = run_tool("bandit", args, staged, timeout_s)
-    if run.returncode not in (0, 1):  # 1 means "issues found", not failure
-        raise ToolRunError(f"bandit failed (exit {run.returncode}): {last_line(run.stderr)}")
-    try:
-        payload = json.loads(run.stdout)
-    except json.JSONDecodeError as exc:
-        raise ToolRunError(f"bandit gave unreadable output: {last_line(run.stderr)}") from exc
+    # exit 1 means "issues found", not failure
+    payload = run_json_tool("bandit", args, staged, timeout_s, ok_exits=(0, 1))
     if payload.get("errors"):
         raise ToolRunError(f"bandit could not scan: {payload['errors'][0].get('reason', '?')}")
     return [

@@ -23,10 +23,11 @@ import secrets
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 DEFAULT_TIMEOUT_S = 60.0
 # Run a module as `python -m` would, with sys.path extended by the JSON list in argv[1]:
@@ -123,6 +124,21 @@ def run_tool(module: str, args: list[str], staged: StagedFile,
     except OSError as exc:
         raise ToolRunError(f"{module} could not start: {exc}") from exc
     return ToolRun(done.returncode, done.stdout, done.stderr)
+
+
+def run_json_tool(module: str, args: list[str], staged: StagedFile,
+                  timeout_s: float = DEFAULT_TIMEOUT_S, *,
+                  ok_exits: Container[int] = (0,)) -> Any:
+    """Run a tool that reports in JSON on stdout: its report, or ToolRunError when it exits
+    with a code not in `ok_exits` or prints something that is not JSON."""
+    run = run_tool(module, args, staged, timeout_s)
+    if run.returncode not in ok_exits:
+        raise ToolRunError(f"{module} failed (exit {run.returncode}): {last_line(run.stderr)}")
+    try:
+        return json.loads(run.stdout)
+    except json.JSONDecodeError as exc:
+        raise ToolRunError(f"{module} gave unreadable output: "
+                           f"{last_line(run.stderr or run.stdout)}") from exc
 
 
 def last_line(text: str) -> str:

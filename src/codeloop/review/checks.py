@@ -111,27 +111,18 @@ def security_findings(path: str, content: str) -> tuple[dict[str, Any], ...]:
 
 @lru_cache(maxsize=256)
 def ruff_findings(path: str, content: str) -> tuple[str, ...]:
-    """ruff's findings (the quality toolkit's rules, no config file read) as
-    'path:line: CODE message' lines. ruff alone: pylint's score is not part of the review
-    and costs ~0.5 s a file."""
-    import json
-
-    from codeloop.quality.lint import RUFF_RULES
-    from codeloop.quality.tool_runner import ToolRunError, run_tool, staged_copy
+    """The quality toolkit's ruff findings (pylint=False: its score is not part of the
+    review and costs ~0.5 s a file) as 'path:line: CODE message' lines; code that does not
+    parse gives its syntax error, a ruff that cannot run one line saying so."""
+    from codeloop.quality.lint import lint_code
 
     if not path.endswith(".py"):
         return ()
-    args = ["check", "--isolated", "--no-cache", "--exit-zero", "--output-format", "json",
-            "--select", ",".join(RUFF_RULES)]
-    with staged_copy(content, path.rsplit("/", 1)[-1]) as staged:
-        try:
-            run = run_tool("ruff", [*args, staged.path.name], staged)
-            items = json.loads(run.stdout)
-        except (ToolRunError, json.JSONDecodeError) as exc:
-            return (f"{path}: ruff could not run ({str(exc)[:200]})",)
-    return tuple(f"{path}:{(item.get('location') or {}).get('row') or 1}: "
-                 f"{item.get('code') or 'ruff'} {item.get('message', '')}"
-                 for item in items if isinstance(item, dict))
+    report = lint_code(content, path.rsplit("/", 1)[-1], pylint=False)
+    if report.tool_errors:
+        return (f"{path}: ruff could not run ({report.tool_errors[0][:200]})",)
+    return tuple(f"{path}:{finding.line}: {finding.code} {finding.message}"
+                 for finding in [*report.errors, *report.ruff])
 
 
 def syntax_error(path: str, content: str) -> str | None:
