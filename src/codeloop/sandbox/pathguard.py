@@ -189,6 +189,17 @@ class PathGuard:
         finally:
             os.close(fd)
 
+    @contextmanager
+    def _existing(self, text: str, parts: tuple[str, ...]
+                  ) -> Iterator[tuple[int, str, os.stat_result]]:
+        """`_parent` for a target that must be there: also its name and checked lstat;
+        FileNotFoundError when it is missing."""
+        with self._parent(text, parts, create=False) as (dir_fd, name):
+            st = None if name is None else self._check_target(text, dir_fd, name)
+            if name is None or st is None:
+                raise FileNotFoundError(errno.ENOENT, "no such file", self.rel(text))
+            yield dir_fd, name, st
+
     def _open_root(self) -> int:
         replaced = "the workspace is not the directory the run started in (it was moved or " \
                    "replaced)"
@@ -252,10 +263,7 @@ class PathGuard:
         if not parts:
             raise IsADirectoryError(f"{text} is the workspace root, not a file")
         self._refuse_git_read(text, parts)
-        with self._parent(text, parts, create=False) as (dir_fd, name):
-            st = self._check_target(text, dir_fd, name)
-            if st is None:
-                raise FileNotFoundError(errno.ENOENT, "no such file", self.rel(path))
+        with self._existing(text, parts) as (dir_fd, name, st):
             if not stat.S_ISREG(st.st_mode):
                 raise IsADirectoryError(f"{self.rel(path)} is not a regular file")
             try:
@@ -358,10 +366,7 @@ class PathGuard:
         if not parts:
             raise PathRefused(text, "cannot delete the workspace root")
         self._refuse_host_files(text, parts)
-        with self._parent(text, parts, create=False) as (dir_fd, name):
-            st = self._check_target(text, dir_fd, name)
-            if st is None:
-                raise FileNotFoundError(errno.ENOENT, "no such file", self.rel(path))
+        with self._existing(text, parts) as (dir_fd, name, st):
             if not stat.S_ISDIR(st.st_mode):
                 os.unlink(name, dir_fd=dir_fd)
             elif recursive:

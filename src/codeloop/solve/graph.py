@@ -69,13 +69,10 @@ def build_graph(ctx: SolveContext, checkpointer: Any = None):
     from langgraph.graph import END, START, StateGraph
 
     graph = StateGraph(SolveState)
-    graph.add_node("analysis", solve_node("analysis", analyse, ctx))
-    graph.add_node("planning", solve_node("planning", plan, ctx))
-    graph.add_node("generation", solve_node("generation", generate, ctx))
-    graph.add_node("review", solve_node("review", review, ctx))
-    graph.add_node("refinement", solve_node("refinement", refine, ctx))
-    graph.add_node("crosscheck", solve_node("crosscheck", crosscheck, ctx))
-    graph.add_node("vote", solve_node("vote", vote, ctx))
+    stages = {"analysis": analyse, "planning": plan, "generation": generate, "review": review,
+              "refinement": refine, "crosscheck": crosscheck, "vote": vote}
+    for name, stage in stages.items():
+        graph.add_node(name, solve_node(name, stage, ctx))
     graph.add_edge(START, "generation" if ctx.draft_first else "analysis")
     graph.add_edge("analysis", "planning")
     graph.add_edge("planning", "generation")

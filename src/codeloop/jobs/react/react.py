@@ -276,11 +276,8 @@ def _after_think(state: AgentState) -> Literal["act", "wrap_up"]:
     return "act" if state["status"] == "running" else "wrap_up"
 
 
-def _after_act(state: AgentState) -> Literal["think", "wrap_up"]:
-    return "think" if state["status"] == "running" else "wrap_up"
-
-
-def _after_opening(state: AgentState) -> Literal["think", "wrap_up"]:
+def _think_again(state: AgentState) -> Literal["think", "wrap_up"]:
+    """After the opening and after each act: another turn while the run is running."""
     return "think" if state["status"] == "running" else "wrap_up"
 
 
@@ -299,11 +296,11 @@ def build_react_graph(llm: LLM, spec: AgentSpec, *, bus: EventBus | None = None,
     if opening is not None:
         graph.add_node("opening", opening)
         graph.add_edge(START, "opening")
-        graph.add_conditional_edges("opening", _after_opening)
+        graph.add_conditional_edges("opening", _think_again)
     else:
         graph.add_edge(START, "think")
     graph.add_conditional_edges("think", _after_think)
-    graph.add_conditional_edges("act", _after_act)
+    graph.add_conditional_edges("act", _think_again)
     graph.add_edge("wrap_up", END)
     return graph.compile(checkpointer=checkpointer)
 
