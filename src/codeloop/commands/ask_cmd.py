@@ -9,7 +9,15 @@ from pathlib import Path
 
 import typer
 
-from codeloop.commands.common import fail, open_store, settings_from_cli
+from codeloop.commands.common import (
+    JSON_OPTION,
+    MODEL_OPTION,
+    STORE_OPTION,
+    fail,
+    load_model,
+    open_store,
+    settings_from_cli,
+)
 
 TYPES = "analyze_repo, answer_question, generate_content, general"
 
@@ -19,16 +27,15 @@ def ask(
     repo: Path = typer.Option(None, "--repo", help="The repository to analyse or ask "  # noqa: B008
                               "about (a directory)."),
     task_type: str = typer.Option(None, "--type", help=f"Skip detection: one of {TYPES}."),
-    model: str = typer.Option(None, "--model", help="Model spec, e.g. "
-                              "local:qwen2.5-coder-1.5b, ollama:NAME or scripted:FILE.yaml."),
+    model: str = MODEL_OPTION,
     no_model: bool = typer.Option(False, "--no-model", help="Use no model: repository "
                                   "analysis from the tool data alone (the template report)."),
     no_retrieval: bool = typer.Option(False, "--no-retrieval", help="Questions get the "
                                       "most central files instead of BM25-retrieved code."),
     max_iterations: int = typer.Option(10, "--max-iterations", min=1, max=50,
                                        help="Planner-reflector loops at most."),
-    as_json: bool = typer.Option(False, "--json", help="Machine-readable result."),
-    store: str = typer.Option(None, "--store", help="Run store path (SQLite)."),
+    as_json: bool = JSON_OPTION,
+    store: str = STORE_OPTION,
 ) -> None:
     """Analyse a repository or ask about it; answers cite file:line.
 
@@ -48,14 +55,7 @@ def ask(
     except AskError as exc:
         fail(str(exc))
     settings = settings_from_cli(model=model, store=store)
-    llm = None
-    if not no_model:
-        try:
-            from codeloop.llm.registry import get_llm
-
-            llm = get_llm(model, settings)
-        except LLMError as exc:
-            fail(str(exc))
+    llm = None if no_model else load_model(model, settings)
     console = Console(stderr=as_json)  # with --json, stdout holds the JSON alone
 
     def answer(text: str):

@@ -8,7 +8,16 @@ from pathlib import Path
 
 import typer
 
-from codeloop.commands.common import fail, open_store, settings_from_cli, terminate_as_interrupt
+from codeloop.commands.common import (
+    JSON_OPTION,
+    MODEL_OPTION,
+    STORE_OPTION,
+    fail,
+    job_console,
+    open_store,
+    settings_from_cli,
+    terminate_as_interrupt,
+)
 
 
 def build(
@@ -22,22 +31,19 @@ def build(
                                     "(the bundled stacks show the fields)."),
     max_parallel: int = typer.Option(3, "--max-parallel", min=1, max=32,
                                      help="Task agents running at once."),
-    model: str = typer.Option(None, "--model", help="Model spec, e.g. "
-                              "local:qwen2.5-coder-1.5b, ollama:NAME, scripted:FILE."),
+    model: str = MODEL_OPTION,
     push_to: str = typer.Option(None, "--push-to", help="Push main after every merge to "
                                 "this bare repository (created if missing) or https URL."),
     resume: bool = typer.Option(False, "--resume", help="Go on with the interrupted build "
                                 "in --out: merged tasks are kept, tasks in flight redone."),
-    as_json: bool = typer.Option(False, "--json", help="Machine-readable result."),
-    store: str = typer.Option(None, "--store", help="Run store path (SQLite)."),
+    as_json: bool = JSON_OPTION,
+    store: str = STORE_OPTION,
     verbose: bool = typer.Option(False, "--verbose", help="Show each agent step too."),
 ) -> None:
     """Build a tested project from a task dependency graph.
 
     Scaffold, tests-first task agents in parallel (a git branch each), merges with conflict
     resolution, and an integration pass."""
-    from rich.console import Console
-
     from codeloop.build.models import models_for
     from codeloop.build.runner import (
         BuildInputError,
@@ -51,7 +57,6 @@ def build(
     from codeloop.build.view import BuildView
     from codeloop.llm.base import LLMError
     from codeloop.sandbox.types import SandboxUnavailable
-    from codeloop.sandbox.unsafe import UNSANDBOXED_NOTICE
     from codeloop.store import StoreError
 
     try:
@@ -65,9 +70,7 @@ def build(
         llm_for = models_for(model, settings)
     except LLMError as exc:
         fail(str(exc))
-    console = Console(stderr=as_json)
-    if settings.unsafe_no_sandbox:
-        console.print(f"[bold red]{UNSANDBOXED_NOTICE}[/]", highlight=False)
+    console = job_console(settings, as_json)
     runtime = BuildRuntime(llm_for=llm_for, unsafe_no_sandbox=settings.unsafe_no_sandbox)
     with open_store(settings.store_path()) as run_store:
         run_id = None

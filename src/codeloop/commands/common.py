@@ -14,6 +14,12 @@ from rich.console import Console
 
 err_console = Console(stderr=True)
 
+# Options the job commands share (typer reads them as defaults; they hold no state).
+MODEL_OPTION = typer.Option(None, "--model", help="Model spec, e.g. local:qwen2.5-coder-1.5b, "
+                            "ollama:NAME (or a bare Ollama name), scripted:FILE.yaml.")
+JSON_OPTION = typer.Option(False, "--json", help="Machine-readable result.")
+STORE_OPTION = typer.Option(None, "--store", help="Run store path (SQLite).")
+
 
 def error_line(message: str) -> None:
     """Print a one-line error on stderr. The message may quote a file's content or a path:
@@ -57,6 +63,40 @@ def settings_from_cli(**cli: Any):
         err_console.print("[yellow]warning:[/] " + escape(printable(warning)), highlight=False,
                           soft_wrap=True)
     return effective.settings
+
+
+def load_model(spec: str | None, settings: Any) -> Any:
+    """The model a spec names, or a one-line error (exit 2) when it cannot be had."""
+    from codeloop.llm.base import LLMError
+    from codeloop.llm.registry import get_llm
+
+    try:
+        return get_llm(spec, settings)
+    except LLMError as exc:
+        fail(str(exc))
+
+
+def check_model_spec(spec: str) -> None:
+    """A server's default model spec, checked at start: a bad one is one line now (exit 2),
+    not an error in every run it starts."""
+    from codeloop.llm.base import LLMError
+    from codeloop.llm.registry import parse_spec
+
+    try:
+        parse_spec(spec)
+    except LLMError as exc:
+        fail(str(exc))
+
+
+def job_console(settings: Any, as_json: bool) -> Console:
+    """A job's live view: on stderr with --json (stdout holds the JSON alone), and opened by
+    the warning when the sandbox is off."""
+    console = Console(stderr=as_json)
+    if settings.unsafe_no_sandbox:
+        from codeloop.sandbox.unsafe import UNSANDBOXED_NOTICE
+
+        console.print(f"[bold red]{UNSANDBOXED_NOTICE}[/]", highlight=False)
+    return console
 
 
 def is_tty() -> bool:

@@ -17,7 +17,15 @@ from typing import Any
 
 import typer
 
-from codeloop.commands.common import fail, open_store, settings_from_cli
+from codeloop.commands.common import (  # load_model: runs_cmd takes it from here
+    MODEL_OPTION,
+    STORE_OPTION,
+    fail,
+    job_console,
+    load_model,
+    open_store,
+    settings_from_cli,
+)
 
 # Exit codes: 0 applied (or left waiting on purpose), 1 failed/blocked/rejected, 2 bad input.
 OK_STATUSES = ("applied", "awaiting_approval")
@@ -89,9 +97,8 @@ def review(
                                help="Continue a review run whose process died."),
     refiner: str = typer.Option("diff", "--refiner", hidden=True,
                                 help="diff (search/replace edits) or full (whole files)."),
-    model: str = typer.Option(None, "--model", help="Model spec, e.g. "
-                              "local:qwen2.5-coder-1.5b, ollama:NAME."),
-    store: str = typer.Option(None, "--store", help="Run store path (SQLite)."),
+    model: str = MODEL_OPTION,
+    store: str = STORE_OPTION,
 ) -> None:
     """Review or implement changes; nothing is written until approved.
 
@@ -134,13 +141,10 @@ def review(
 
 def _run(req: Any, llm: Any, settings: Any, *, store_flag: str | None, approve: bool,
          debug: bool, as_json: bool, interactive: bool) -> None:
-    from rich.console import Console
-
     from codeloop.commands.review_view import LiveReview
     from codeloop.review.service import start_review
 
-    console = Console(stderr=as_json)  # with --json, stdout holds the JSON alone
-    _unsandboxed_notice(console, settings)
+    console = job_console(settings, as_json)
     with open_store(settings.store_path()) as run_store:
         started: list[str] = []  # the run's id as soon as it exists (for an interruption)
         outcome = guarded(lambda: start_review(req, llm, run_store, settings, approve=approve,
@@ -157,8 +161,6 @@ def _resume(run_id: str, *, model: str | None, store: str | None, approve: bool,
             as_json: bool, interactive: bool) -> None:
     """`--resume RUN_ID`: an interrupted review run goes on from its last checkpoint, with
     the model it was started with unless --model says otherwise."""
-    from rich.console import Console
-
     from codeloop.commands.review_view import LiveReview
     from codeloop.review.service import resume_review
 
@@ -168,8 +170,7 @@ def _resume(run_id: str, *, model: str | None, store: str | None, approve: bool,
     with open_store(settings.store_path()) as run_store:
         record = review_run(run_store, run_id, settings.store_path(), "interrupted")
         llm = load_model(model or record.input.get("model") or settings.model, settings)
-        console = Console(stderr=as_json)
-        _unsandboxed_notice(console, settings)
+        console = job_console(settings, as_json)
         outcome = guarded(lambda: resume_review(run_id, llm, run_store, settings,
                                                 approve=approve,
                                                 listen=LiveReview(console, debug)), run_id,
@@ -177,16 +178,6 @@ def _resume(run_id: str, *, model: str | None, store: str | None, approve: bool,
         outcome = settle(outcome, llm=llm, run_store=run_store, settings=settings,
                          console=console, interactive=interactive, debug=debug)
         conclude(outcome, console, as_json=as_json, store_flag=store, shown=interactive)
-
-
-def load_model(spec: str, settings: Any) -> Any:
-    from codeloop.llm.base import LLMError
-    from codeloop.llm.registry import get_llm
-
-    try:
-        return get_llm(spec, settings)
-    except LLMError as exc:
-        fail(str(exc))
 
 
 def guarded(call, run_id: str | list[str] | None = None, *, as_json: bool = False):
@@ -278,13 +269,6 @@ def review_run(run_store: Any, run_id: str, path: Any, status: str) -> Any:
                                  f"`codeloop reject {run_id} -m ...`"}
     fail(f"run {run_id} is {record.status}, not {wanted}"
          + hint.get(record.status, ": nothing to do"))
-
-
-def _unsandboxed_notice(console: Any, settings: Any) -> None:
-    if settings.unsafe_no_sandbox:
-        from codeloop.sandbox.unsafe import UNSANDBOXED_NOTICE
-
-        console.print(f"[bold red]{UNSANDBOXED_NOTICE}[/]", highlight=False)
 
 
 def _one_line(exc: BaseException) -> str:

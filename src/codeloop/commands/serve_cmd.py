@@ -14,7 +14,7 @@ from pathlib import Path
 
 import typer
 
-from codeloop.commands.common import fail, settings_from_cli
+from codeloop.commands.common import check_model_spec, fail, settings_from_cli
 from codeloop.server.auth import is_loopback  # one rule for binding and for Host headers
 
 NO_TOKEN_WARNING = ("warning: --no-token: every user of this machine can list, start, "
@@ -84,13 +84,7 @@ def serve(
     chosen_token = choose_token(token, host, no_token)
     roots = check_roots(root)
     settings = settings_from_cli(model=model, store=store)
-    from codeloop.llm.base import LLMError
-    from codeloop.llm.registry import parse_spec
-
-    try:  # the default model of every run: a bad spec is a clean error now, not per request
-        parse_spec(settings.model)
-    except LLMError as exc:
-        fail(str(exc))
+    check_model_spec(settings.model)
     import uvicorn
 
     from codeloop.server.app import create_app

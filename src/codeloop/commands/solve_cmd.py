@@ -9,7 +9,14 @@ from pathlib import Path
 
 import typer
 
-from codeloop.commands.common import fail, open_store, settings_from_cli
+from codeloop.commands.common import (
+    JSON_OPTION,
+    MODEL_OPTION,
+    STORE_OPTION,
+    fail,
+    open_store,
+    settings_from_cli,
+)
 
 UNTESTED_EXIT = 3  # no task failed, but one ran no test (its verdict: "Code is untested")
 
@@ -48,12 +55,11 @@ def solve(
     task_id: str = typer.Option(None, "--task-id", help="Solve only this task."),
     test_file: Path = typer.Option(  # noqa: B008
         None, "--test-file", help="A pytest file whose tests (test_<task_id>_*) review runs too."),
-    model: str = typer.Option(None, "--model", help="Model spec, e.g. "
-                              "local:qwen2.5-coder-1.5b, ollama:NAME or a bare Ollama name."),
+    model: str = MODEL_OPTION,
     show_node_info: bool = typer.Option(False, "--show-node-info",
                                         help="Show each stage's output, live."),
-    as_json: bool = typer.Option(False, "--json", help="Machine-readable result."),
-    store: str = typer.Option(None, "--store", help="Run store path (SQLite)."),
+    as_json: bool = JSON_OPTION,
+    store: str = STORE_OPTION,
     max_refinements: int = typer.Option(3, "--max-refinements", min=0, max=3,
                                         help="Refinement rounds at most (0-3)."),
     samples_per_round: int = typer.Option(
@@ -87,8 +93,7 @@ def solve(
     is refined until it passes or the rounds run out. Exit code: 0 every task passed its
     tests, 1 one failed, 3 none failed but one ran no test ("Code is untested": its examples
     do not call the function, or it has none), 130 interrupted."""
-    from rich.console import Console
-
+    from codeloop.commands.common import job_console, load_model
     from codeloop.events import Progress
     from codeloop.llm.base import LLMError
     from codeloop.sandbox.unsafe import UNSANDBOXED_NOTICE
@@ -103,17 +108,8 @@ def solve(
         except TestFileError as exc:
             fail(str(exc))
     settings = settings_from_cli(model=model, store=store)
-    try:
-        from codeloop.llm.registry import get_llm
-
-        llm = get_llm(model, settings)
-    except LLMError as exc:
-        fail(str(exc))
-
-    # With --json, stdout holds the JSON alone; the live view goes to stderr.
-    console = Console(stderr=as_json)
-    if settings.unsafe_no_sandbox:
-        console.print(f"[bold red]{UNSANDBOXED_NOTICE}[/]", highlight=False)
+    llm = load_model(model, settings)
+    console = job_console(settings, as_json)
     results = []
     with open_store(settings.store_path()) as run_store:
         for _path, task in tasks:
