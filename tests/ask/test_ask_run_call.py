@@ -48,6 +48,9 @@ def noisy():
 class Box:
     def size(self):
         return 3
+
+
+LEVELS = ("low", "mid", "high")
 '''
 
 
@@ -202,3 +205,21 @@ def test_running_can_be_turned_off(mylib):
     result = ask("What does double(21) return?", mylib, llm, run_calls=False)
     assert "run_call" not in [u["tool"] for u in result.tool_usage]
     assert result.observation == {} and result.final_output == good
+
+
+def test_how_many_and_the_value_of_a_module_level_name_are_run_too(mylib):
+    index = RepoIndex.open(mylib)
+    call = find_call("How many entries does LEVELS hold?", index)
+    assert (call["expr"], call["definition"]["kind"]) == ("len(LEVELS)", "variable")
+    assert observe(call, index)["value"] == "3"
+    got = observe(find_call("What is the value of LEVELS?", index), index)
+    assert got["value"] == "('low', 'mid', 'high')"
+    assert find_call("How many levels are there?", index) is None  # no name of the code
+
+
+def test_an_exception_is_stated_with_its_message_or_the_answer_gets_both(mylib):
+    from codeloop.ask.calls import states_observation
+
+    obs = {"status": "raised", "type": "KeyError", "message": "'no 7'", "expr": "explode(7)"}
+    assert not states_observation("It raises KeyError.", obs)
+    assert states_observation("It raises KeyError('no 7').", obs)

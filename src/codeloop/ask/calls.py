@@ -100,12 +100,34 @@ def root_names(expr: str) -> list[str]:
 
 def find_call(question: str, index: RepoIndex) -> dict[str, Any] | None:
     """{expr, name, definition {path, line, ...}} for the question's call of a function or
-    class the repository defines at module level (not in a test); None when there is none."""
+    class the repository defines at module level (not in a test); else, for "how many ... in
+    NAME" or "what is the value of NAME" about a module-level variable, `len(NAME)` or `NAME`;
+    None when there is none of these."""
     for expr in call_candidates(question):
         for name in callee_names(expr):
             for hit in find_definitions(index, name):
                 if hit["top_level"] and hit["kind"] != "variable" and hit["path"].endswith(".py"):
                     return {"expr": expr, "name": name, "definition": hit}
+    return _variable_probe(question, index)
+
+
+_HOW_MANY = re.compile(r"\bhow many\b", re.IGNORECASE)
+_VALUE_OF = re.compile(r"\b(value of|what is|what's)\b", re.IGNORECASE)
+_NAME = re.compile(r"`?\b([A-Za-z_][A-Za-z0-9_]*)\b`?")
+
+
+def _variable_probe(question: str, index: RepoIndex) -> dict[str, Any] | None:
+    counting = bool(_HOW_MANY.search(question))
+    if not counting and not _VALUE_OF.search(question):
+        return None
+    for name in dict.fromkeys(_NAME.findall(question)):
+        # a constant-like or snake_case name: not an ordinary word of the question
+        if not ("_" in name or name.isupper()) or len(name) < 3:
+            continue
+        for hit in find_definitions(index, name):
+            if hit["top_level"] and hit["kind"] == "variable" and hit["path"].endswith(".py"):
+                return {"expr": f"len({name})" if counting else name, "name": name,
+                        "definition": hit}
     return None
 
 
@@ -174,6 +196,9 @@ def states_observation(answer: str, obs: dict[str, Any]) -> bool:
     value = observed_value(obs)
     if not value:
         return True
+    if obs["status"] == "raised":  # the exception's type and the start of its message
+        message = obs.get("message", "").strip("'\"")[:30]
+        return value in answer and (not message or message in answer)
     bare = value[1:-1] if len(value) > 1 and value[0] == value[-1] and value[0] in "'\"" \
         else value
     text = obs.get("text", "")

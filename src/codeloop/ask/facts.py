@@ -96,7 +96,7 @@ def dependency_facts(index: RepoIndex, deps: dict[str, Any]) -> list[str]:
     if not out:
         read = [rel for rel in index.files if "/" not in rel and (
             rel in _MANIFESTS or (rel.startswith("requirements") and rel.endswith(".txt")))]
-        out.append("no runtime or optional dependencies are declared "
+        out.append("the project declares no dependencies: none at runtime, none optional "
                    + (f"(read: {', '.join(read)})" if read else "(no manifest was found)"))
     return out
 
