@@ -11,8 +11,6 @@ import pytest
 from mcp_kit import connect, structured, text_of, tree
 from server_kit import BUGGY, FIXED, REVIEW_SCRIPT, review_workspace, write_script
 
-APPLIED = {"succeeded", "applied"}  # the lifecycle word, or the job's older word
-
 
 @pytest.mark.attack
 def test_review_then_approve_bound_to_the_digest_shown(tmp_path):
@@ -47,7 +45,7 @@ def test_review_then_approve_bound_to_the_digest_shown(tmp_path):
             applied = structured(await client.call_tool("approve", {
                 "run_id": shown["run_id"], "digest": shown["diff_digest"],
                 "message": "LGTM"}))
-            assert applied["status"] in APPLIED, applied
+            assert (applied["status"], applied["outcome"]) == ("succeeded", "applied"), applied
             assert [w.rsplit("/", 1)[-1] for w in applied["written"]] == ["calc.py"]
             again = await client.call_tool("approve", {"run_id": shown["run_id"],
                                                        "digest": shown["diff_digest"]})
@@ -72,7 +70,7 @@ def test_a_client_that_elicits_is_asked_and_its_answer_decides(tmp_path):
                            elicitation_callback=elicit) as client:
             result = structured(await client.call_tool(
                 "review", {"workspace": str(ws), "files": ["calc.py"]}))
-            assert result["status"] in APPLIED, result
+            assert (result["status"], result["outcome"]) == ("succeeded", "applied"), result
             assert result["decided_by"] == "elicitation"
 
     anyio.run(scenario)

@@ -46,6 +46,7 @@ def test_solve_runs_on_the_scripted_model_with_progress(tmp_path):
                                             progress_callback=on_progress)
             outcome = structured(result)
             assert outcome["job"] == "solve" and outcome["result"]["passed"] is True
+            assert (outcome["status"], outcome["outcome"]) == ("succeeded", "tests passed")
             assert outcome["result"]["code"].startswith("def add(a, b):")
             assert outcome["events"] > 0
             shown = structured(await client.call_tool("run_show", {"run_id":

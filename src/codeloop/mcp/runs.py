@@ -16,7 +16,10 @@ class RunOutcome(BaseModel):
 
     run_id: str
     job: str
-    status: str = Field(description="The run's status: done, failed, cancelled, ...")
+    status: str = Field(description="succeeded, failed, cancelled, interrupted or "
+                        "awaiting_approval (the one set every job's runs share)")
+    outcome: str = Field("", description="The job's own word beside the status: tests "
+                         "passed, applied, answered, step cap, ...")
     result: Any = Field(None, description="The job's result as the run store keeps it")
     events: int = Field(0, description="Events the run emitted (resource "
                         "codeloop://runs/{run_id}/events)")
@@ -40,4 +43,4 @@ async def finished(state: Any, run_id: str, ctx: Any) -> RunOutcome:
     events = await follow_run(state, run_id, ctx)
     record = state.store.get_run(run_id)
     return RunOutcome(run_id=run_id, job=record.job, status=record.status,
-                      result=record.result, events=events)
+                      outcome=record.outcome or "", result=record.result, events=events)

@@ -36,7 +36,8 @@ REJECT_DOC = ("Reject a review run waiting for approval, with the reason (`messa
 
 class ReviewResult(BaseModel):
     run_id: str
-    status: str = Field(description="awaiting_approval, applied, rejected, failed, ...")
+    status: str = Field(description="awaiting_approval, succeeded, failed, cancelled")
+    outcome: str = Field("", description="Beside the status: applied, rejected, blocked, ...")
     message: str = ""
     diff_digest: str = Field("", description="What approve names: sha256 of pending_diffs")
     pending_diffs: list[dict[str, Any]] = Field(default_factory=list)
@@ -66,7 +67,7 @@ def review_result(state: Any, run_id: str) -> ReviewResult:
     detail = api_call(get_run, ApiRequest.on(state), run_id)
     outcome = detail.result if isinstance(detail.result, dict) else {}
     return ReviewResult(
-        run_id=run_id, status=detail.status, message=detail.message,
+        run_id=run_id, status=detail.status, outcome=detail.outcome, message=detail.message,
         diff_digest=detail.diff_digest, pending_diffs=detail.pending_diffs,
         shown=shown_text(detail.pending_diffs), findings=detail.findings,
         review_feedback=detail.review_feedback,
