@@ -132,8 +132,8 @@ class RunStore:
             bus: EventBus | None = None) -> Iterator[Run]:
         """`with store.run("review", inputs) as run:` ... `run.finish(status, result)`.
 
-        See store_run.py: an exception in the block is recorded as "error" and re-raised; a
-        block that ends without finish is recorded as "error" and raises UnfinishedRun.
+        See store_run.py: an exception in the block is recorded as "failed" and re-raised; a
+        block that ends without finish is recorded as "failed" and raises UnfinishedRun.
         `bus`: lend a long-lived bus to the run (do not subscribe the store to it yourself).
         """
         with open_run(self, job, inputs, bus) as run:

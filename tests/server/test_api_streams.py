@@ -27,7 +27,7 @@ def test_replay_then_resume_with_last_event_id_loses_and_repeats_nothing(tmp_pat
         wait_status(client, run_id, {"succeeded"})
         full = sse_messages(client, f"/api/runs/{run_id}/events")
         *events, end = full
-        assert end["event"] == "end" and end["data"] == {"run_id": run_id, "status": "passed"}
+        assert end["event"] == "end" and end["data"] == {"run_id": run_id, "status": "succeeded"}
         seqs = [int(m["id"]) for m in events]
         assert seqs == list(range(1, len(seqs) + 1)) and len(seqs) >= 4
         assert [m["data"]["seq"] for m in events] == seqs
