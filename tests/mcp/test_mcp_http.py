@@ -76,3 +76,23 @@ def test_mcp_over_http_runs_jobs_on_the_roots_and_refuses_outside(tmp_path):
         run_id = anyio.run(scenario)
         listed = httpx.get(f"{url}/api/runs", headers={"Authorization": f"Bearer {TOKEN}"})
         assert [r["id"] for r in listed.json()["runs"]] == [run_id]  # one store, one API
+
+
+@pytest.mark.attack
+def test_a_web_page_cannot_drive_mcp_on_a_no_token_server(tmp_path):
+    """The SDK's own DNS-rebinding check is off at /api/mcp: the API's middleware makes that
+    call. Without a token, a request naming another Host (a rebinding page) or coming from
+    another origin is refused before MCP sees it."""
+    spec = write_script(tmp_path, [ADD], "default.yaml")
+    app = create_app(Settings(model=spec), [tmp_path], None, tmp_path / "runs.sqlite")
+    accept = {"Accept": "application/json, text/event-stream"}
+    with live_server(app) as url:
+        port = url.rsplit(":", 1)[1]
+        rebound = httpx.post(f"{url}/api/mcp", json=INITIALIZE,
+                             headers={**accept, "Host": f"evil.example:{port}"})
+        assert rebound.status_code == 403, rebound.text
+        cross = httpx.post(f"{url}/api/mcp", json=INITIALIZE,
+                           headers={**accept, "Origin": "http://evil.example"})
+        assert cross.status_code == 403, cross.text
+        own = httpx.post(f"{url}/api/mcp", json=INITIALIZE, headers=accept)
+        assert own.status_code == 200, own.text  # the loopback client itself is served
