@@ -51,7 +51,7 @@ def test_one_request_in_a_plain_directory(tmp_path):
     assert (home / ".git").is_dir() and (home / "factorial.py").read_text() == FACT
     with RunStore(default_store_path()) as store:
         runs = store.list_runs("agent")
-        assert len(runs) == 1 and runs[0].status == "done"
+        assert len(runs) == 1 and runs[0].status == "succeeded"
         assert [e.type for _, e in store.events(runs[0].id)].count("tool_call") == 1
 
 
