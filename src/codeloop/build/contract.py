@@ -33,6 +33,8 @@ _NAMED = re.compile(r"\b(?:class|function|def|named|called)\s+`?([A-Za-z_][A-Za-
 _CAMEL = re.compile(r"\b([A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+)\b")
 _CALLED = re.compile(r"\b([a-z_][a-z0-9_]*)\(")
 _HTTP_WORDS = re.compile(r"\b(endpoints?|routes?|router|HTTP)\b")
+_PYDANTIC = re.compile(r"\b(pydantic|BaseModel)\b")
+_CLASS_CALLED = re.compile(r"\b([A-Z][A-Za-z0-9]*)\s*\(")  # "Todo (TodoIn with an id)"
 MAX_MODULE_BYTES = 200_000  # a bigger module on main is listed by name, not parsed
 
 
@@ -54,6 +56,7 @@ class TaskContract:
     later_modules: dict[str, str] = field(default_factory=dict)  # path -> task id
     later_names: dict[str, str] = field(default_factory=dict)
     later_endpoints: dict[str, str] = field(default_factory=dict)
+    models: tuple[str, ...] = ()  # pydantic model classes: the task's own and those on main
 
     def module_name(self, path: str) -> str:
         return module_of(path)
@@ -215,6 +218,39 @@ def served_routes(tree: Path, modules: list[str]) -> list[str]:
     return list(dict.fromkeys(routes))
 
 
+def pydantic_models(tree: Path, paths: list[str]) -> set[str]:
+    """The classes of the modules at `paths` that are pydantic models: based on BaseModel,
+    or on a class found so (across the modules, until nothing new is found)."""
+    classes: list[ast.ClassDef] = []
+    for path in paths:
+        try:
+            parsed = ast.parse(_read(tree / path) or "")
+        except (SyntaxError, ValueError, MemoryError, RecursionError):
+            continue
+        classes += [n for n in parsed.body if isinstance(n, ast.ClassDef)]
+    found: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for node in classes:
+            bases = {b.attr if isinstance(b, ast.Attribute) else getattr(b, "id", "")
+                     for b in node.bases}
+            if node.name not in found and bases & (found | {"BaseModel"}):
+                found.add(node.name)
+                changed = True
+    return found
+
+
+def own_models(text: str, library: frozenset[str]) -> set[str]:
+    """The classes a task's text asks for as pydantic models: its capitalised names
+    (`TodoIn`, and `Todo (TodoIn with an integer id)`), when the text says pydantic."""
+    if not _PYDANTIC.search(text):
+        return set()
+    names = {m.group(1) for m in _CAMEL.finditer(text)}
+    names |= {m.group(1) for m in _CLASS_CALLED.finditer(text)}
+    return {n for n in names if n not in library and not hasattr(builtins, n)}
+
+
 def _on_main(name: str, built: dict[str, list[str]], own: list[str]) -> bool:
     """A name a module on main (not the task's own) already holds: the task uses it."""
     return any(name in names for path, names in built.items() if path not in own)
@@ -285,4 +321,7 @@ def task_contract(task: dict[str, Any], others: list[dict[str, Any]], merged: li
         endpoints=endpoints, serves_http=bool(endpoints or _HTTP_WORDS.search(text)),
         built=built, built_by=built_by, served=served,
         packages=stack_packages(stack) if language == "python" else (), later_modules=later_modules,
-        later_names=later_names, later_endpoints=later_endpoints)
+        later_names=later_names, later_endpoints=later_endpoints,
+        models=tuple(sorted(own_models(text, library) | pydantic_models(
+            tree, [p for p in built if not is_test_module(p)])))
+        if language == "python" else ())
