@@ -104,11 +104,11 @@ def test_review_in_the_browser_debug_panel_diff_viewer_and_approval(tmp_path):
             assert (ws / "calc.py").read_text() != FIXED  # nothing written before approval
 
             page.click("#approve")
-            expect(page.locator(".run-header .badge")).to_have_text("applied")
+            expect(page.locator(".run-header .badge")).to_have_text("succeeded")
             expect(page.locator("#written-files")).to_contain_text("calc.py")
 
             page.goto(f"{url}/#/runs")
-            expect(page.locator(f"tr[data-run-id='{run_id}'] .badge")).to_have_text("applied")
+            expect(page.locator(f"tr[data-run-id='{run_id}'] .badge")).to_have_text("succeeded")
             page.screenshot(path=str(shots / "runs.png"))
             assert errors == []
             assert (ws / "calc.py").read_text() == FIXED

@@ -67,6 +67,6 @@ def test_the_diff_viewer_marks_hidden_characters_and_approves_the_exact_bytes(tm
         expect(viewer.locator("table.split td.add .hidden-char")).to_have_count(2)
         page.fill("#decision-message", "seen, markers and all")
         page.click("#approve")
-        expect(page.locator(".run-header .badge")).to_have_text("applied")
+        expect(page.locator(".run-header .badge")).to_have_text("succeeded")
         assert errors == []
     assert (ws / "app.js").read_text() == written  # the bytes shown, zero-width and all

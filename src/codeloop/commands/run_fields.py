@@ -14,7 +14,6 @@ STATUS_STYLES = {WAITING: "bold yellow", "interrupted": "magenta", "running": "c
                  "succeeded": "green"}
 # Outcomes that are not plain successes although the run succeeded: no test judged the code.
 CAUTION_OUTCOMES = ("untested",)
-ASKED_WIDTH = 60
 
 
 def asked(record: Any) -> str:
@@ -35,10 +34,6 @@ def asked(record: Any) -> str:
         files = inputs.get("files") or []
         text = f"review {', '.join(map(str, files))}" if files else "review"
     return " ".join(str(text).split())
-
-
-def crop(text: str, width: int = ASKED_WIDTH) -> str:
-    return text if len(text) <= width else text[:width - 1] + "…"
 
 
 def run_row(run_store: Any, record: Any) -> dict[str, Any]:

@@ -12,7 +12,8 @@ import typer
 
 from codeloop.commands import run_show
 from codeloop.commands.common import fail, open_store, settings_from_cli
-from codeloop.commands.run_fields import WAITING, age, crop, run_row, status_text
+from codeloop.commands.run_fields import WAITING, age, run_row, status_text
+from codeloop.run_statuses import label
 
 __all__ = ["WAITING", "age", "approve", "register", "reject", "run_row", "runs", "runs_app"]
 
@@ -70,28 +71,25 @@ def _print_runs(rows: list[dict[str, Any]], waiting: int, path: Any,
     table = Table(title=f"Runs in {printable(str(path))}", title_justify="left",
                   box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
                   collapse_padding=True)
-    # Ids, statuses, ages and tokens are never cut (people copy ids); the model and what was
-    # asked share what width is left, and their columns go when there is too little.
-    cells = [{"id": r["id"], "job": printable(r["job"]),
-              "status": printable(status_text(r)[0]),
-              "model": printable(str(r["model"] or "-")),
-              "asked": printable(crop(r["asked"] or "-")), "age": age(r["age_seconds"]),
+    # Ids, statuses, ages and tokens are never cut (people copy ids); what was asked, the
+    # outcome and the model share the width left, in that order, cropped or left out.
+    cells = [{"id": r["id"], "job": printable(r["job"]), "status": label(r["status"]),
+              "outcome": printable(r["outcome"] or ""), "asked": printable(r["asked"] or "-"),
+              "model": printable(str(r["model"] or "-")), "age": age(r["age_seconds"]),
               "tokens": f"{r['tokens']:,}" if r["tokens"] is not None else "-"} for r in rows]
     widths = {key: max(len(key), *(len(c[key]) for c in cells)) for key in cells[0]}
-    flexible = ("model", "asked")
-    room = console.width - sum(w for k, w in widths.items() if k not in flexible) - 2 * 6
-    # The model's name whole when what was asked keeps 20 columns, else a third of the room.
-    model_room = widths["model"] if room >= widths["model"] + 20 else max(0, room // 3)
-    shown_keys = ["id", "job", "status"]
-    shown_keys += ["model"] if model_room >= 8 else []
-    asked_room = room - (model_room if "model" in shown_keys else 0)
-    shown_keys += ["asked"] if asked_room >= 10 else []
-    shown_keys += ["age", "tokens"]
+    fixed = ("id", "job", "status", "age", "tokens")
+    room = console.width - sum(widths[k] for k in fixed) - 2 * (len(fixed) - 1)
+    caps = _share(room, {k: min(widths[k], n) for k, n in (("asked", 10), ("outcome", 10),
+                                                           ("model", 8))},
+                  [("asked", min(widths["asked"], 30)), ("outcome", widths["outcome"]),
+                   ("model", widths["model"]), ("asked", min(widths["asked"], 60))])
+    shown_keys = [k for k in ("id", "job", "status", "outcome", "asked", "model", "age",
+                              "tokens") if k in fixed or caps.get(k)]
     for key in shown_keys:
-        cap = {"model": model_room, "asked": min(widths["asked"], asked_room)}.get(key)
         table.add_column(key, no_wrap=True, justify="right" if key in ("age", "tokens")
-                         else "left", overflow="ellipsis", max_width=cap,
-                         min_width=None if key in flexible else widths[key])
+                         else "left", overflow="ellipsis", max_width=caps.get(key),
+                         min_width=widths[key] if key in fixed else None)
     for row, cell in zip(rows, cells, strict=True):
         styles = {"id": "bold" if row["waiting"] else "", "status": status_text(row)[1]}
         table.add_row(*(Text(cell[k], style=styles.get(k, "")) for k in shown_keys),
@@ -103,6 +101,21 @@ def _print_runs(rows: list[dict[str, Any]], waiting: int, path: Any,
         if first:
             for line in resume_commands(first, store_flag):
                 console.print(Text("  " + line), soft_wrap=True)
+
+
+def _share(room: int, least: dict[str, int], steps: list[tuple[str, int]]) -> dict[str, int]:
+    """Widths for the flexible columns: each (in `least`'s order) gets its least width while
+    the room lasts, then each step (key, width) widens that column up to width with what is
+    left. A column that gets nothing is left out."""
+    caps: dict[str, int] = {}
+    for key, width in least.items():
+        if room - 2 >= width:  # 2: the gap before the column
+            caps[key], room = width, room - width - 2
+    for key, width in steps:
+        if key in caps and room > 0:
+            extra = max(0, min(room, width - caps[key]))
+            caps[key], room = caps[key] + extra, room - extra
+    return caps
 
 
 # ------------------------------------------------------------------ approve / reject
