@@ -48,6 +48,7 @@ def test_one_request_in_a_plain_directory(tmp_path):
     assert "not a git repository: initialising one" in result.output
     assert "→ write_file" in result.output and "Created factorial.py" in result.output
     assert "added    factorial.py (+2 -0)" in result.output
+    assert "(succeeded: done; 1 steps" in result.output  # the run's status and outcome
     assert (home / ".git").is_dir() and (home / "factorial.py").read_text() == FACT
     with RunStore(default_store_path()) as store:
         runs = store.list_runs("agent")
@@ -64,6 +65,7 @@ def test_json_output_and_exit_code_when_stopped(tmp_path):
     assert result.exit_code == 1
     data = json.loads(result.stdout[result.stdout.index("{"):])
     assert data["status"] == "step_cap" and data["steps"] == 2
+    assert (data["run_status"], data["outcome"]) == ("failed", "step cap")
 
 
 def test_repl_commands_and_undo(tmp_path):

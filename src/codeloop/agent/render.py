@@ -12,6 +12,7 @@ from rich.markup import escape
 from codeloop.agent.multi.view import print_phases
 from codeloop.agent.snapshots import FileChange
 from codeloop.events import Event
+from codeloop.run_statuses import label, settle
 from codeloop.textsafe import printable
 
 PHASE_BANNERS = {"planning": "[PLANNING]", "implementation": "[IMPLEMENTATION]",
@@ -66,7 +67,11 @@ def print_turn_end(console: Console, answer: str, status: str, steps: int, token
     if details:
         console.print()
         print_phases(console, details)
-    style = "green" if status in ("finished", "approved") else "yellow"
+    ok = status in ("finished", "approved")
+    style = "green" if ok else "yellow"
     console.print(f"\n[bold {style}]{escape(printable(answer))}[/]", highlight=False)
     print_changes(console, changes)
-    console.print(f"[dim]({status}; {steps} steps, {tokens} tokens)[/]")
+    # the run's status and outcome in the words every job's run has (run_statuses.py)
+    run_status, outcome = settle("agent", "done" if ok else status)
+    console.print(f"[dim]({label(run_status)}: {outcome}; {steps} steps, {tokens} tokens)[/]",
+                  highlight=False)
