@@ -24,10 +24,12 @@ export function levels(tasks) {
   return out;
 }
 
-function taskState(id, status) {
+// A blocked task (its retries used up, or a dependency not merged) is in failed_tasks too,
+// with the reason: it is shown as blocked, the reason beside it.
+export function taskState(id, status) {
   if (status.completed_tasks.includes(id)) return "completed";
-  if (id in status.failed_tasks) return "failed";
   if (status.blocked_tasks.includes(id)) return "blocked";
+  if (id in status.failed_tasks) return "failed";
   if (status.current_tasks.includes(id)) return "running";
   return "pending";
 }
@@ -50,8 +52,12 @@ export class BuildView {
     const status = run.build;
     if (!status) return;
     this.bar.style.width = `${status.progress}%`;
+    const blocked = status.blocked_tasks.length;
+    const failed = Object.keys(status.failed_tasks)
+      .filter((id) => !status.blocked_tasks.includes(id)).length;
     this.label.textContent = `${status.status} · ${status.progress}% · ` +
-      `${status.completed_tasks.length}/${status.total_tasks} tasks`;
+      `${status.completed_tasks.length}/${status.total_tasks} tasks` +
+      (blocked ? ` · ${blocked} blocked` : "") + (failed ? ` · ${failed} failed` : "");
     const tasks = ((run.input || {}).request || {}).tasks || [];
     clear(this.tasks);
     levels(tasks).forEach((group, index) => {
@@ -61,7 +67,8 @@ export class BuildView {
           const why = status.failed_tasks[t.id];
           return h("li", { class: `task task-${state}`, dataset: { task: t.id } },
             h("span", { class: `badge status-${state}` }, state), " ", h("b", {}, t.id), " ",
-            t.description, why ? h("div", { class: "error" }, String(why)) : null);
+            t.description, why ? h("div", { class: state === "blocked" ? "why-blocked" : "error" },
+              String(why)) : null);
         }))));
     });
     if (run.project_id && !run.live) await this.listFiles(run.project_id);

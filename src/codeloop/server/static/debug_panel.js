@@ -43,6 +43,13 @@ export function lineOf(event) {
   }
 }
 
+// What the clipped box (6 lines of 12px text, CSS) cannot show whole.
+const CLIP_LINES = 5;
+const CLIP_CHARS = 400;
+export function isLong(text) {
+  return text.length > CLIP_CHARS || text.split("\n").length > CLIP_LINES;
+}
+
 // A filter's option for `value`, once (values are event data: set as text, never HTML).
 function addOption(select, value) {
   if (!value || [...select.options].some((o) => o.value === value)) return;
@@ -73,6 +80,8 @@ export class DebugPanel {
   toggle() {
     this.element.hidden = !this.element.hidden;
     this.toggleButton.textContent = this.element.hidden ? "Show DebugPanel" : "Hide DebugPanel";
+    // It sits below the job's view: opened, it is brought to where it is seen.
+    if (!this.element.hidden) this.element.scrollIntoView({ block: "start" });
   }
 
   add(event) {
@@ -99,11 +108,24 @@ export class DebugPanel {
   }
 
   row(line) {
+    const text = String(line.content || "");
+    const body = h("span", { class: "text" }, text);
+    const content = h("span", { class: "content" }, body);
+    // A long line (a prompt, a reply) is shown clipped, with a button that unfolds it whole.
+    if (isLong(text)) {
+      const lines = text.split("\n").length;
+      body.classList.add("clipped");
+      const more = h("button", { class: "expand", type: "button", onclick: () => {
+        const open = body.classList.toggle("expanded");
+        more.textContent = open ? "less" : `more (${lines} lines)`;
+      } }, `more (${lines} lines)`);
+      content.append(more);
+    }
     return h("li", { class: `debug-line kind-${line.kind}`, dataset: { seq: line.seq } },
       h("span", { class: "time" }, fmtTime(line.ts)),
       h("span", { class: "node" }, line.agent ? `${line.node}/${line.agent}` : line.node),
       h("span", { class: `icon tag-${line.kind}`, title: line.kind }, ICONS[line.kind] || line.kind),
-      h("span", { class: "content" }, line.content || ""),
+      content,
       h("span", { class: "tokens" }, line.tokens ? `${line.tokens} tok` : ""));
   }
 

@@ -1,11 +1,36 @@
 // One run: its status, the DebugPanel (live log), and the job's own view: the DiffViewer
-// for a review waiting for approval, the stages and result for solve, the answer for agent.
+// for a review waiting for approval (and the reviewer's verdict), the stages and result for
+// solve, the answer for agent, the report for ask.
 import { api, streamRun } from "./api.js";
-import { clear, h, statusBadge } from "./dom.js";
+import { clear, h } from "./dom.js";
 import { DebugPanel } from "./debug_panel.js";
 import { DiffViewer } from "./diff_viewer.js";
 import { SolveView } from "./solve_view.js";
 import { BuildView } from "./build_view.js";
+import { askReport } from "./ask_view.js";
+import { reviewVerdict } from "./review_view.js";
+
+// A success with a caveat (a solve whose code no test ran) is never drawn as a plain success.
+function hasCaveat(run) {
+  return run.job === "solve" && Boolean(run.result && run.result.untested_reason);
+}
+
+// The lifecycle status, and beside it the job's outcome phrase when the server gives one.
+function statusLine(run) {
+  const kind = hasCaveat(run) ? "caveat" : String(run.status || "").replace(/[^a-z_]/g, "");
+  const label = String(run.status || "unknown").replace(/_/g, " ");  // people's words
+  return [h("span", { class: `badge status-${kind}`, id: "run-status" }, label),
+    run.outcome ? h("span", { class: "outcome", id: "run-outcome" }, run.outcome) : null];
+}
+
+// "model X · N tokens · M events": a value the run does not have yet is left out, never
+// printed as "null" or "undefined".
+function factsLine(run) {
+  const known = (value) => value !== null && value !== undefined && value !== "";
+  return [known(run.model) ? `model ${run.model}` : "model not chosen yet",
+    known(run.tokens) ? `${run.tokens} tokens` : null,
+    known(run.events) ? `${run.events} events` : null].filter(Boolean).join(" · ");
+}
 
 function resultView(run) {
   const box = h("section", { class: "card result", id: "run-result" });
@@ -30,7 +55,11 @@ function resultView(run) {
       box.append(h("h3", {}, "Written"), h("ul", { id: "written-files" },
         written.map((w) => h("li", {}, w))));
     }
-  } else if (run.result && !["solve", "build"].includes(run.job)) {
+    const verdict = reviewVerdict(run);
+    if (verdict) box.append(verdict);
+  } else if (run.job === "ask" && run.result && run.result.final_output !== undefined) {
+    box.append(askReport(run.result));
+  } else if (run.result && !["solve", "build", "ask"].includes(run.job)) {
     box.append(h("pre", {}, JSON.stringify(run.result, null, 2)));
   }
   return box;
@@ -75,10 +104,12 @@ export async function renderRun(view, runId) {
       } }, "Resume"));
     }
     header.append(h("h2", {}, h("span", { class: "job" }, run.job), " ", run.id),
-      h("p", {}, statusBadge(run.status), " ",
-        h("span", { class: "muted" }, `model ${run.model || "?"} · ${run.tokens} tokens · ` +
-          `${run.events} events`), " ", actions),
-      debug.toggleButton, tokensTable(run));
+      h("p", {}, statusLine(run), " ", h("span", { class: "muted", id: "run-facts" },
+        factsLine(run)), " ", actions),
+      debug.toggleButton);
+    // Before the first model call there is no table: Element.append(null) would print "null".
+    const tokens = tokensTable(run);
+    if (tokens) header.append(tokens);
     if (run.job === "solve") {
       if (!solveView) { solveView = new SolveView(); jobArea.append(solveView.element); }
       solveView.setResult(run.result);

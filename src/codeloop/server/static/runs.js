@@ -2,6 +2,7 @@
 // paging, and the form that starts a job.
 import { api } from "./api.js";
 import { clear, fmtAge, h, statusBadge } from "./dom.js";
+import { ASK_FORM, askParams } from "./ask_view.js";
 
 const PAGE = 20;
 // The one status set of every run (run_statuses.py); the job's own result is its outcome.
@@ -53,6 +54,7 @@ const FORMS = {
       { id: "T1", description: "A function add(a, b) in app/calc.py", depends_on: [] }] },
     null, 1), true],
   ],
+  ask: ASK_FORM,
 };
 
 const crop = (text, width = 60) => {
@@ -72,6 +74,7 @@ function paramsFrom(job, form) {
     return { workspace: value("workspace"), request: value("request") || undefined, files,
       git_rev: value("git_rev") || undefined, model };
   }
+  if (job === "ask") return askParams(value, model);
   if (job === "build") {
     let request;
     try { request = JSON.parse(value("tasks")); }

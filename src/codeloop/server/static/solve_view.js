@@ -29,15 +29,25 @@ export class SolveView {
     clear(this.resultBox);
     if (!result || !result.verdict) return;
     const metrics = result.quality_metrics || {};
+    const review = result.review || {};
+    const ran = result.exec_result || {};
     // No test ran: never shown as a pass; the reason says why (examples that do not call
     // the function, or none at all).
     const untested = Boolean(result.untested_reason);
     const verdictClass = result.passed ? "pass" : untested ? "untested" : "fail";
+    const tested = ran.total ? `${ran.passed}/${ran.total} tests passed` : "no tests to run";
+    // What the CLI lists under the verdict: every failure, then every warning.
+    const notes = [
+      ...(review.issues || []).map((text) => h("li", { class: "issue" }, String(text))),
+      ...(review.warnings || []).map((text) => h("li", { class: "warning" },
+        h("b", {}, "warning: "), String(text))),
+    ];
     this.resultBox.append(
       h("p", { class: `verdict ${verdictClass}`, id: "solve-verdict" },
-        result.verdict, ` · ${result.refinement_count} refinement(s)`),
+        result.verdict, ` · ${tested} · ${result.refinement_count} refinement(s)`),
       untested ? h("p", { class: "untested-reason", id: "solve-untested" },
         `untested: ${result.untested_reason}`) : "",
+      notes.length ? h("ul", { class: "solve-notes", id: "solve-notes" }, notes) : "",
       h("h3", {}, "Code"), h("pre", { class: "code", id: "solve-code" }, result.code || ""),
       h("h3", {}, "Metrics"),
       h("table", { class: "metrics", id: "solve-metrics" },
