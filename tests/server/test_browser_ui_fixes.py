@@ -94,6 +94,7 @@ def test_solve_page_header_failures_warnings_and_untested(tmp_path, shots):
         page.goto(f"{url}/#/runs/{run_id}")
         expect(page.locator("#solve-verdict")).to_have_class("verdict fail")
         expect(page.locator("#solve-notes li.issue").first).to_contain_text("add(1, 2)")
+        assert "null" not in page.locator("#solve-view").inner_text()  # metrics it lacks
         page.locator("#solve-view").screenshot(path=str(shots / "solve-failures.png"))
 
         # An untested answer: its status badge is not the success style.

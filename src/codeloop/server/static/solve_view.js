@@ -51,7 +51,8 @@ export class SolveView {
       h("h3", {}, "Code"), h("pre", { class: "code", id: "solve-code" }, result.code || ""),
       h("h3", {}, "Metrics"),
       h("table", { class: "metrics", id: "solve-metrics" },
-        Object.entries(metrics).filter(([, v]) => typeof v !== "object" || v === null)
+        // A figure the metrics do not have (null: no syntax error) is left out, not "null".
+        Object.entries(metrics).filter(([, v]) => v !== null && typeof v !== "object")
           .map(([k, v]) => h("tr", {}, h("td", {}, k), h("td", { class: "num" }, String(v))))));
   }
 }
