@@ -168,7 +168,7 @@ def test_another_process_approves_without_loading_the_model(tmp_path, ws, store)
     assert "ship it" in history[0]["notes"]
     again = _process("approve", run_id, "--store", store)
     assert again.returncode == 2 and again.stderr.count("\n") == 1
-    assert f"run {run_id} is applied, not waiting for approval" in again.stderr
+    assert f"run {run_id} is succeeded, not waiting for approval" in again.stderr
 
 
 def test_a_rejection_is_refined_and_comes_back_for_approval(tmp_path, ws, store):

@@ -63,7 +63,7 @@ def test_approve_from_a_second_process_after_the_first_exited(workspace, tmp_pat
             decide_review(first["run_id"], approved=True, message="", llm=ScriptedLLM([]),
                           store=store, digest=first["digest"])
         except RunNotResumable as exc:
-            assert "applied" in str(exc) and "\n" not in str(exc)
+            assert "succeeded" in str(exc) and "\n" not in str(exc)
         else:
             raise AssertionError("a finished run was decided again")
 
