@@ -166,7 +166,7 @@ class RunStore:
         marks = ",".join("?" * len(RESUMABLE_STATUSES))
         with self._lock:
             claimed = self.conn.execute(
-                f"UPDATE runs SET status = 'running', ended = NULL, owner = ? "
+                f"UPDATE runs SET status = 'running', ended = NULL, outcome = '', owner = ? "
                 f"WHERE id = ? AND status IN ({marks})",
                 (_owner(), run_id, *RESUMABLE_STATUSES)).rowcount
             self._seq.pop(run_id, None)  # another store may have added events since
