@@ -19,6 +19,7 @@ from codeloop.commands import (
     build_cmd,
     chat_cmd,
     config_cmd,
+    mcp_cmd,
     models_cmd,
     review_cmd,
     run_show,
@@ -38,6 +39,7 @@ EXPECTED = {
     ("ask",): ask_cmd.ask,
     ("chat",): chat_cmd.chat,
     ("serve",): serve_cmd.serve,
+    ("mcp",): mcp_cmd.mcp,
     ("runs",): runs_cmd.runs,
     ("runs", "show"): run_show.show,
     ("approve",): runs_cmd.approve,
@@ -52,10 +54,10 @@ EXPECTED = {
     ("sandbox", "info"): sandbox_cmd.info,
     ("config", "show"): config_cmd.show,
 }
-TOP_LEVEL = ["solve", "agent", "review", "build", "ask", "chat", "serve", "runs", "approve",
-             "reject", "bench", "models", "sandbox", "config"]
-MODULES = [solve_cmd, agent_cmd, review_cmd, build_cmd, ask_cmd, chat_cmd, serve_cmd, runs_cmd,
-           bench_cmd, models_cmd, sandbox_cmd, config_cmd]
+TOP_LEVEL = ["solve", "agent", "review", "build", "ask", "chat", "serve", "mcp", "runs",
+             "approve", "reject", "bench", "models", "sandbox", "config"]
+MODULES = [solve_cmd, agent_cmd, review_cmd, build_cmd, ask_cmd, chat_cmd, serve_cmd, mcp_cmd,
+           runs_cmd, bench_cmd, models_cmd, sandbox_cmd, config_cmd]
 
 
 def _callbacks(typer_app: typer.Typer, prefix: tuple[str, ...] = ()) -> dict:
@@ -135,7 +137,8 @@ def test_help_imports_no_model_runtime_or_graph_library():
         "for args in (['--help'], ['bench', '--help'], ['models', '--help'],\n"
         "             ['sandbox', 'run', '--help'], ['solve', '--help'], ['agent', '--help'],\n"
         "             ['review', '--help'], ['build', '--help'], ['ask', '--help'],\n"
-        "             ['serve', '--help'], ['runs', '--help'], ['approve', '--help']):\n"
+        "             ['serve', '--help'], ['mcp', '--help'], ['runs', '--help'],\n"
+        "             ['approve', '--help']):\n"
         "    try:\n"
         "        app(args)\n"
         "    except SystemExit:\n"

@@ -18,7 +18,7 @@ def mcp(
     model: str = typer.Option(None, "--model", help="Default model spec for runs."),
     store: str = typer.Option(None, "--store", help="Run store path (SQLite)."),
 ) -> None:
-    """Serve codeloop's jobs as MCP tools on stdin/stdout (for an MCP client)."""
+    """Serve the jobs as MCP tools on stdio, for an MCP client."""
     import anyio
 
     from codeloop.commands.serve_cmd import check_roots
@@ -43,3 +43,7 @@ def mcp(
         anyio.run(build_server(state).run_stdio_async)
     finally:
         state.close()
+
+
+def register(app: typer.Typer) -> None:
+    app.command("mcp")(mcp)
