@@ -26,6 +26,8 @@ import shutil
 import sys
 import tarfile
 import tempfile
+import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 from codeloop.build.stacks import load_stack, render_files
@@ -104,7 +106,7 @@ def run_graph(name: str, args: argparse.Namespace, out_dir: Path) -> dict:
     results = out_dir / name
     summary = run_build(str(folder / "tasks.json"), args.model, results,
                         max_parallel=args.max_parallel, retries=args.retries,
-                        command=" ".join(sys.argv))
+                        command=" ".join(sys.argv), minutes=args.minutes_per_graph)
     final = summary["final"]
     with tempfile.TemporaryDirectory(prefix="codeloop-build-main-") as tmp:
         scored = score_tree(_unpack_main(results / "project.tar.gz", Path(tmp) / "main"),
@@ -113,8 +115,18 @@ def run_graph(name: str, args: argparse.Namespace, out_dir: Path) -> dict:
     return {**scored, "status": final["status"], "tasks_total": final["total_tasks"],
             "tasks_merged": final["completed_tasks"], "failed_tasks": final["failed_tasks"],
             "minutes": summary["minutes"], "tokens": summary["tokens"],
+            "stopped_at_minutes": summary.get("stopped_at_minutes"),
             "prompt_tokens": total.get("prompt", 0),
             "completion_tokens": total.get("completion", 0), "calls": total.get("calls", 0)}
+
+
+def _stop_at(text: str) -> float | None:
+    """The epoch time of today's HH:MM UTC (None for "")."""
+    if not text:
+        return None
+    hours, minutes = (int(x) for x in text.split(":"))
+    now = datetime.now(UTC)
+    return now.replace(hour=hours, minute=minutes, second=0, microsecond=0).timestamp()
 
 
 def main() -> None:
@@ -123,6 +135,12 @@ def main() -> None:
     parser.add_argument("--graphs", default="", help="comma-separated names (default: all)")
     parser.add_argument("--max-parallel", type=int, default=3)
     parser.add_argument("--retries", type=int, default=1)
+    parser.add_argument("--minutes-per-graph", type=float, default=0,
+                        help="stop a graph's build after this long and score its main (0: no "
+                             "limit)")
+    parser.add_argument("--stop-at", default="",
+                        help="HH:MM (UTC, today): every build is stopped by then and scored; "
+                             "a graph not started by then is not run")
     parser.add_argument("--out-dir", default=str(ROOT / "benchmarks/results/build-bench-1.5b"))
     args = parser.parse_args()
     names = [n for n in args.graphs.split(",") if n] or graph_names()
@@ -136,7 +154,15 @@ def main() -> None:
     summary.update({"command": ".venv/bin/python benchmarks/build_bench.py "
                                + " ".join(sys.argv[1:]), "model": args.model})
     graphs = summary.setdefault("graphs", {})
+    stop_at = _stop_at(args.stop_at)
+    limit = args.minutes_per_graph
     for name in names:
+        if stop_at is not None:
+            left = (stop_at - time.time()) / 60
+            if left < 2:
+                print(f"{name}: not run (the --stop-at time has come)", flush=True)
+                continue
+            args.minutes_per_graph = min(limit or left, left)
         graphs[name] = run_graph(name, args, out_dir)
         ran = [g for g in graphs.values() if "acceptance_total" in g]
         summary["acceptance_passed"] = sum(g["acceptance_passed"] for g in ran)

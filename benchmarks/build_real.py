@@ -17,6 +17,7 @@ import argparse
 import json
 import sys
 import tempfile
+import threading
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -26,6 +27,7 @@ from codeloop.build.runner import BuildOptions, execute, prepare
 from codeloop.build.runtime import BuildRuntime
 from codeloop.config import load_config
 from codeloop.gitutil import git
+from codeloop.llm.base import LLMError
 from codeloop.store import RunStore
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,15 +50,49 @@ def main() -> None:
     print(final["status"], final["completed_tasks"], final["failed_tasks"])
 
 
+class _TimeUp:
+    """A model that, once the benchmark's time is up, answers every call with LLMError (the
+    merge and integration agents note it and go on; task agents stop on the build's own
+    stop flag): the build ends, and what main holds is still archived and scored."""
+
+    def __init__(self, llm, up: threading.Event) -> None:
+        self._llm, self._up = llm, up
+
+    def _check(self) -> None:
+        if self._up.is_set():
+            raise LLMError("the benchmark's time is up")
+
+    def complete(self, *args, **kwargs):
+        self._check()
+        return self._llm.complete(*args, **kwargs)
+
+    def complete_json(self, *args, **kwargs):
+        self._check()
+        return self._llm.complete_json(*args, **kwargs)
+
+    def stream(self, *args, **kwargs):
+        self._check()
+        yield from self._llm.stream(*args, **kwargs)
+
+    def __getattr__(self, name: str):
+        return getattr(self._llm, name)
+
+
 def run_build(tasks: str, model: str, out_dir: Path, *, max_parallel: int = 1,
-              retries: int = 1, command: str = "") -> dict:
+              retries: int = 1, command: str = "", minutes: float = 0) -> dict:
     """One build of the graph in `tasks` on `model`; writes out_dir's files (see above) and
-    returns the summary."""
+    returns the summary. `minutes` > 0: the build is stopped after that long (status
+    FAILED, "stopped_at_minutes" in the summary), its main archived all the same."""
     results = Path(out_dir).resolve()  # git runs in the project: an absolute path
     results.mkdir(parents=True, exist_ok=True)
     settings = load_config({"model": model}).settings
-    llm_for = models_for(model, settings)
+    base_llm_for = models_for(model, settings)
+    time_up = threading.Event()
+
+    def llm_for(key: str):
+        return _TimeUp(base_llm_for(key), time_up)
     tokens: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # calls, prompt, completion
+    seconds: dict[str, float] = defaultdict(float)  # in model calls, per stage
     lines: list[str] = []
     started = time.time()
 
@@ -68,6 +104,10 @@ def run_build(tasks: str, model: str, out_dir: Path, *, max_parallel: int = 1,
                 figures[0] += 1
                 figures[1] += event.prompt_tokens
                 figures[2] += event.completion_tokens
+                seconds[key] += event.seconds
+            lines.append(f"{stamp}  model call ({event.stage}): {event.prompt_tokens} prompt "
+                         f"+ {event.completion_tokens} completion tokens, "
+                         f"{event.seconds:.0f} s")
         elif event.type == "progress" and event.message:
             lines.append(f"{stamp}  {event.message}")
         elif event.type in ("stage_start", "stage_end") and event.stage in (
@@ -87,8 +127,24 @@ def run_build(tasks: str, model: str, out_dir: Path, *, max_parallel: int = 1,
         with RunStore(Path(tmp) / "runs.sqlite") as store, \
                 store.run("build", inputs.record()) as run:
             run.bus.subscribe(listen)
-            final = execute(inputs, run, store, BuildRuntime(llm_for=llm_for))
-        minutes = (time.time() - started) / 60
+            runtime = BuildRuntime(llm_for=llm_for)
+
+            def stop() -> None:
+                lines.append(f"{(time.time() - started) / 60:6.1f} min  the benchmark's "
+                             f"{minutes:g} minutes are up: the build is stopped")
+                runtime.stop.set()  # task agents: BuildStopped at their next call
+                time_up.set()
+
+            timer = threading.Timer(minutes * 60, stop) if minutes > 0 else None
+            if timer is not None:
+                timer.daemon = True
+                timer.start()
+            try:
+                final = execute(inputs, run, store, runtime)
+            finally:
+                if timer is not None:
+                    timer.cancel()
+        took = (time.time() - started) / 60
         # The project holds model-written files (a .gitattributes filter, hooks...): git
         # runs hardened here too (gitutil), and archives go to files, not through text.
         git(["archive", "--format=tar.gz", f"--output={results / 'project.tar.gz'}", "main"],
@@ -105,8 +161,10 @@ def run_build(tasks: str, model: str, out_dir: Path, *, max_parallel: int = 1,
         tasks_file = str(tasks)
     summary = {
         "command": command, "model": model, "tasks_file": tasks_file,
-        "minutes": round(minutes, 1), "final": final, "git_log": log.splitlines(),
-        "tokens": {key: {"calls": c, "prompt": p, "completion": o}
+        "minutes": round(took, 1), "final": final,
+        **({"stopped_at_minutes": minutes} if time_up.is_set() else {}), "git_log": log.splitlines(),
+        "tokens": {key: {"calls": c, "prompt": p, "completion": o,
+                         "model_seconds": round(seconds[key])}
                    for key, (c, p, o) in sorted(tokens.items())},
     }
     (results / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
