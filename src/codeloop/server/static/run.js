@@ -1,12 +1,13 @@
 // One run: its status, the DebugPanel (live log), and the job's own view: the DiffViewer
 // for a review waiting for approval (and the reviewer's verdict), the stages and result for
-// solve, the answer for agent, the report for ask.
+// solve, the answer (and a multi-agent run's plan and rounds) for agent, the report for ask.
 import { api, streamRun } from "./api.js";
-import { clear, h } from "./dom.js";
+import { append, clear, h } from "./dom.js";
 import { DebugPanel } from "./debug_panel.js";
 import { DiffViewer } from "./diff_viewer.js";
 import { SolveView } from "./solve_view.js";
 import { BuildView } from "./build_view.js";
+import { agentResult } from "./agent_view.js";
 import { askReport } from "./ask_view.js";
 import { reviewVerdict } from "./review_view.js";
 
@@ -35,12 +36,7 @@ function factsLine(run) {
 function resultView(run) {
   const box = h("section", { class: "card result", id: "run-result" });
   if (run.job === "agent" && run.result) {
-    box.append(h("h3", {}, "Answer"), h("pre", { class: "answer" }, run.result.answer || ""));
-    const changes = run.result.changes || [];
-    if (changes.length) {
-      box.append(h("h3", {}, "Changed files"),
-        h("ul", {}, changes.map((c) => h("li", {}, `${c.path || c.file || JSON.stringify(c)}`))));
-    }
+    append(box, agentResult(run.result));
   } else if (run.job === "review") {
     if (run.message) box.append(h("p", { class: "message", id: "review-message" }, run.message));
     if (run.findings.length) {
