@@ -129,3 +129,19 @@ def test_an_unknown_run_is_one_line_and_exit_2(store, run_id):
     assert len(lines) == 1 and "no run" in lines[0] and "codeloop runs" in lines[0]
     with RunStore(path) as runs:  # nothing lost, nothing added
         assert {r.id for r in runs.list_runs()} == set(ids.values())
+
+
+def test_runs_show_names_the_command_that_takes_up_an_interrupted_run(store):
+    path, _ids = store
+    with RunStore(path) as runs:
+        review = runs.start_run("review", {"request": "Fix it", "model": "m"})
+        runs.finish_run(review, "interrupted", {})
+        build = runs.start_run("build", {"out_dir": "/tmp/my todo", "model": "m",
+                                         "request": {"tasks": []}})
+        runs.finish_run(build, "interrupted", {})
+    shown = json.loads(_invoke("runs", "show", review, "--json", "--store", str(path)).stdout)
+    assert shown["status"] == "interrupted"
+    assert shown["commands"][0] == f"codeloop review --resume {review} --store {path}"
+    built = json.loads(_invoke("runs", "show", build, "--json", "--store", str(path)).stdout)
+    assert built["commands"][0] == (f"codeloop build TASKS.json --out '/tmp/my todo' --resume "
+                                    f"--store {path}")
