@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import inspect
+import json
 import shutil
 import sys
 from pathlib import Path
@@ -83,3 +84,35 @@ def test_the_build_never_sees_the_hidden_tests_or_the_reference():
     for name in NAMES:
         text = (bench.GRAPHS / name / "tasks.json").read_text()
         assert "acceptance" not in text and "reference" not in text
+
+
+def test_a_build_that_writes_the_reference_scores_every_hidden_test(build):
+    """The runner's path end to end on the scripted model: `codeloop build` on the bookmarks
+    graph (each task's tests in its scope, then the reference module; the integration
+    writes the reference main.py), and main scored by the benchmark's scorer."""
+    from build_replies import file_reply, reply_with_tests  # tests/build, on the path
+
+    folder = bench.GRAPHS / "bookmarks"
+    reference = {p.name: p.read_text() for p in (folder / "reference" / "app").glob("*.py")}
+    tests = {
+        "B1": "from app.models import BookmarkIn\n\n\ndef test_tags_default():\n"
+              "    assert BookmarkIn(url='http://a.b', title='t').tags == []\n",
+        "B2": "from app.models import BookmarkIn\nfrom app.storage import BookmarkStore\n\n\n"
+              "def test_add():\n    store = BookmarkStore()\n"
+              "    assert store.add(BookmarkIn(url='http://a.b', title='t')).id == 1\n",
+        "B3": "from fastapi import FastAPI\nfrom fastapi.testclient import TestClient\n\n"
+              "from app.routes import router\n\n\ndef test_post():\n    app = FastAPI()\n"
+              "    app.include_router(router)\n    response = TestClient(app).post(\n"
+              "        '/bookmarks', json={'url': 'http://a.b', 'title': 't'})\n"
+              "    assert response.status_code == 201\n"}
+    modules = {"B1": "models.py", "B2": "storage.py", "B3": "routes.py"}
+    agents = {f"task:{t}": [reply_with_tests(tests[t]),
+                            file_reply((f"app/{modules[t]}", reference[modules[t]]))]
+              for t in tests}
+    agents["integration"] = [file_reply(("app/main.py", reference["main.py"]))]
+    request = json.loads((folder / "tasks.json").read_text())
+    built = build(request, agents)
+
+    assert built.final["status"] == "COMPLETE", built.final.get("error")
+    scored = bench.score_tree(built.out, folder)
+    assert scored["acceptance_passed"] == scored["acceptance_total"] == 11, scored
