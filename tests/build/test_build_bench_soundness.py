@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from build_replies import file_reply, reply_with_tests
 
 from codeloop.build.request import dependency_levels
 from codeloop.build.runner import prepare
@@ -90,7 +91,6 @@ def test_a_build_that_writes_the_reference_scores_every_hidden_test(build):
     """The runner's path end to end on the scripted model: `codeloop build` on the bookmarks
     graph (each task's tests in its scope, then the reference module; the integration
     writes the reference main.py), and main scored by the benchmark's scorer."""
-    from build_replies import file_reply, reply_with_tests  # tests/build, on the path
 
     folder = bench.GRAPHS / "bookmarks"
     reference = {p.name: p.read_text() for p in (folder / "reference" / "app").glob("*.py")}
