@@ -230,9 +230,14 @@ def test_a_pydantic_model_called_with_a_positional_argument_is_caught_and_rewrit
 
     assert "T1" in merged_tasks(built.out)
     assert (built.out / "tests" / "test_models.py").read_text() == GOOD_TESTS
-    second = _t1_prompts(built)[1]
+    first, second = _t1_prompts(built)[:2]
     assert ("line 10: calls Todo(...) with a positional argument, but Todo is a pydantic "
             "model: it takes keyword arguments only") in second
+    # Told up front: both models are what T1 builds, and how pydantic builds them.
+    assert "This task builds app.models (TodoIn, Todo)" in first
+    assert ("Todo, TodoIn are pydantic models: build them with keyword arguments only "
+            "(Todo(field=value, ...)), never Todo(other_model).") in first
+    assert "TestClient only to test endpoints" in first
 
 
 def test_the_models_of_the_task_and_of_main_are_known(tmp_path):

@@ -69,7 +69,8 @@ class TaskContract:
                            "by": self.built_by.get(p, "")}
                           for p, names in sorted(self.built.items())
                           if p not in self.modules and not is_test_module(p)],
-                "served": self.served, "packages": list(self.packages)}
+                "served": self.served, "packages": list(self.packages),
+                "models": list(self.models)}
 
 
 def module_of(path: str) -> str:
@@ -317,7 +318,9 @@ def task_contract(task: dict[str, Any], others: list[dict[str, Any]], merged: li
     return TaskContract(
         task_id=task["id"], language=language, src_dir=src_dir, test_path=test_path,
         modules=own, modules_named=modules_named,
-        names=[n for n in named_names(text, library) if not _on_main(n, built, own)],
+        names=[n for n in dict.fromkeys([*named_names(text, library),
+                                         *sorted(own_models(text, library))])
+               if not _on_main(n, built, own)],
         endpoints=endpoints, serves_http=bool(endpoints or _HTTP_WORDS.search(text)),
         built=built, built_by=built_by, served=served,
         packages=stack_packages(stack) if language == "python" else (), later_modules=later_modules,
