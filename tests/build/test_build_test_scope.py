@@ -256,3 +256,58 @@ def test_the_models_of_the_task_and_of_main_are_known(tmp_path):
     # TodoStore is no model: its positional arguments are its own business
     fine = test.replace("TodoIn('milk')", "TodoIn(title='milk')")
     assert scope_problems(fine, t2, tree) == []
+
+
+SLUG_TEST = """from app.text import slugify
+
+
+def test_slugify():
+    assert slugify("Hello, World!") == "hello-world"
+"""
+SLUG = """import re
+
+
+def slugify(title):
+    return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+"""
+
+
+def test_a_tasks_text_names_what_it_builds_not_the_calls_it_suggests(build):
+    # From the build benchmark's graphs: `re.sub(...)`, `.strip('-')` and
+    # `app.include_router(router)` in a task's text are calls it suggests, not what it
+    # builds: no function `sub` or `strip`, no module app/include_router.py.
+    request = {"tech_stack": "python-api", "tasks": [{
+        "id": "N1", "description": "Text helpers in app.text: function slugify(title)",
+        "implementation_details": "Use re.sub(r'[^a-z0-9]+', '-', title.lower()).strip('-'). "
+                                  "Nothing in app/main.py: app.include_router(router) is "
+                                  "for later.",
+        "keywords": ["text"]}]}
+    agents = {"task:N1": [reply_with_tests(SLUG_TEST), file_reply(("app/text.py", SLUG))],
+              "integration": no_wiring()}
+    built = build(request, agents)
+
+    assert built.final["status"] == "COMPLETE", built.final.get("error")
+    first = built.llm_for("task:N1").calls[0][-1].content
+    assert "This task builds app.text (slugify); it builds no HTTP endpoint." in first
+    assert not (built.out / "app" / "include_router.py").exists()
+
+
+def test_only_the_classes_a_sentence_calls_pydantic_are_models(tmp_path):
+    tree, files = _scaffold(tmp_path)
+    task = {"id": "I5", "description": "HTTP endpoints: an APIRouter named router in "
+            "app.routes (no prefix) with POST /items/{item_id}/take (409 on OutOfStock)",
+            "implementation_details": "One module-level inventory = Inventory(). A pydantic "
+            "model TakeIn(amount: int) for the take body. In app/main.py: "
+            "app.include_router(router).", "depends_on": []}
+    contract = task_contract(task, [], [], load_stack("python-api"), tree, files,
+                             "tests/test_routes.py")
+    assert contract.modules == ["app/routes.py"]
+    assert contract.models == ("TakeIn",)
+    assert "include_router" not in contract.names
+    test = ("from app.routes import TakeIn, router\n\n\ndef test_take():\n"
+            "    assert TakeIn(amount=2).amount == 2\n    assert OutOfStock('none')\n")
+    problems = [str(p) for p in scope_problems(test, contract, tree)]
+    assert not any("pydantic" in p for p in problems), problems
+    positional = test.replace("TakeIn(amount=2)", "TakeIn(2)")
+    assert any("calls TakeIn(...) with a positional argument" in str(p)
+               for p in scope_problems(positional, contract, tree))

@@ -31,8 +31,9 @@ HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 _ENDPOINT = re.compile(r"\b(GET|POST|PUT|PATCH|DELETE)\s+(/[^\s,;()'\"]*)")
 _NAMED = re.compile(r"\b(?:class|function|def|named|called)\s+`?([A-Za-z_][A-Za-z0-9_]*)")
 _CAMEL = re.compile(r"\b([A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+)\b")
-_CALLED = re.compile(r"\b([a-z_][a-z0-9_]*)\(")
+_CALLED = re.compile(r"(?<![.\w])([a-z_][a-z0-9_]*)\(")  # add(TodoIn), not re.sub( or .strip(
 _HTTP_WORDS = re.compile(r"\b(endpoints?|routes?|router|HTTP)\b")
+_SENTENCE = re.compile(r"(?<=[.;!?])\s+|\n+")
 _PYDANTIC = re.compile(r"\b(pydantic|BaseModel)\b")
 _CLASS_CALLED = re.compile(r"\b([A-Z][A-Za-z0-9]*)\s*\(")  # "Todo (TodoIn with an id)"
 MAX_MODULE_BYTES = 200_000  # a bigger module on main is listed by name, not parsed
@@ -101,7 +102,8 @@ def named_modules(text: str, src_dir: str, suffix: str = ".py") -> list[str]:
     """Module paths under `src_dir` that `text` names, dotted or as paths, in order."""
     package = re.escape(src_dir.strip("/").replace("/", "."))
     found: list[str] = []
-    for match in re.finditer(rf"\b{package}\.([A-Za-z_][A-Za-z0-9_]*)\b", text):
+    # not `app.include_router(router)`: a call on an object named like the package
+    for match in re.finditer(rf"\b{package}\.([A-Za-z_][A-Za-z0-9_]*)\b(?!\()", text):
         found.append(f"{src_dir.strip('/')}/{match.group(1)}{suffix}")
     for match in re.finditer(rf"\b{re.escape(src_dir.strip('/'))}/([\w/]+{re.escape(suffix)})",
                              text):
@@ -243,12 +245,14 @@ def pydantic_models(tree: Path, paths: list[str]) -> set[str]:
 
 
 def own_models(text: str, library: frozenset[str]) -> set[str]:
-    """The classes a task's text asks for as pydantic models: its capitalised names
-    (`TodoIn`, and `Todo (TodoIn with an integer id)`), when the text says pydantic."""
-    if not _PYDANTIC.search(text):
-        return set()
-    names = {m.group(1) for m in _CAMEL.finditer(text)}
-    names |= {m.group(1) for m in _CLASS_CALLED.finditer(text)}
+    """The classes a task's text asks for as pydantic models: the capitalised names
+    (`TodoIn`, and `Todo (TodoIn with an integer id)`) of its sentences that say pydantic
+    (not `inventory = Inventory()` or `409 on OutOfStock` in another sentence)."""
+    names: set[str] = set()
+    for sentence in _SENTENCE.split(text):
+        if _PYDANTIC.search(sentence):
+            names |= {m.group(1) for m in _CAMEL.finditer(sentence)}
+            names |= {m.group(1) for m in _CLASS_CALLED.finditer(sentence)}
     return {n for n in names if n not in library and not hasattr(builtins, n)}
 
 
