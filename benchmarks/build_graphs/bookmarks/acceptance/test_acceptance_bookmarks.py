@@ -45,7 +45,7 @@ def test_store_numbers_from_one_and_gets():
     assert (first.id, second.id) == (1, 2)
     assert store.get(2).title == "c"
     assert store.get(99) is None
-    assert [b.id for b in store.all()] == [1, 2]
+    assert sorted(b.id for b in store.all()) == [1, 2]
 
 
 def test_store_with_tag_and_delete():

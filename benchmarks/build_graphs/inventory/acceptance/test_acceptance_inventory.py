@@ -53,7 +53,7 @@ def _inventory():
 
 def test_inventory_numbers_from_one():
     inventory = _inventory()
-    assert [i.id for i in inventory.all()] == [1, 2]
+    assert sorted(i.id for i in inventory.all()) == [1, 2]
     assert inventory.get(2).name == "nut"
     assert inventory.get(3) is None
 
