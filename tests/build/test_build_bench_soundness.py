@@ -116,3 +116,18 @@ def test_a_build_that_writes_the_reference_scores_every_hidden_test(build):
     assert built.final["status"] == "COMPLETE", built.final.get("error")
     scored = bench.score_tree(built.out, folder)
     assert scored["acceptance_passed"] == scored["acceptance_total"] == 11, scored
+
+
+@pytest.mark.attack
+def test_a_project_conftest_cannot_pass_the_hidden_tests(tmp_path):
+    """Model-written pytest settings and a conftest.py that reports every test passed are
+    not read by the scorer: the scaffold still scores 0."""
+    folder = bench.GRAPHS / "bookmarks"
+    tree = bench.scaffold_tree("python-api", tmp_path / "cheat")
+    (tree / "conftest.py").write_text(
+        "import pytest\n\n\n@pytest.hookimpl(hookwrapper=True)\n"
+        "def pytest_runtest_makereport(item, call):\n    outcome = yield\n"
+        "    outcome.get_result().outcome = 'passed'\n")
+    (tree / "pytest.ini").write_text("[pytest]\naddopts = -p no:doctest\n")
+    scored = bench.score_tree(tree, folder)
+    assert scored["acceptance_passed"] == 0, scored
