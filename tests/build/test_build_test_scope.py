@@ -303,6 +303,10 @@ def test_only_the_classes_a_sentence_calls_pydantic_are_models(tmp_path):
                              "tests/test_routes.py")
     assert contract.modules == ["app/routes.py"]
     assert contract.models == ("TakeIn",)
+    details = task_contract({**task, "implementation_details": "Store the updated Item "
+                             "(model_copy(update=...))."}, [], [], load_stack("python-api"),
+                            tree, files, "tests/test_routes.py")
+    assert "model_copy" not in details.names
     assert "include_router" not in contract.names
     test = ("from app.routes import TakeIn, router\n\n\ndef test_take():\n"
             "    assert TakeIn(amount=2).amount == 2\n    assert OutOfStock('none')\n")

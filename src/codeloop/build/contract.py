@@ -135,6 +135,11 @@ def library_names(packages: tuple[str, ...]) -> frozenset[str]:
         except Exception:  # noqa: BLE001, S112 - a broken install only lists no names
             continue
         names.update(n for n in dir(module) if not n.startswith("_"))
+        # A model's own methods (`model_copy(update=...)` in a task's details is a call the
+        # task makes, not a name it builds).
+        base = getattr(module, "BaseModel", None)
+        if isinstance(base, type):
+            names.update(n for n in dir(base) if n.startswith("model_"))
     return frozenset(names)
 
 
