@@ -315,3 +315,22 @@ def test_only_the_classes_a_sentence_calls_pydantic_are_models(tmp_path):
     positional = test.replace("TakeIn(amount=2)", "TakeIn(2)")
     assert any("calls TakeIn(...) with a positional argument" in str(p)
                for p in scope_problems(positional, contract, tree))
+
+
+MAIN_IMPORTING_TESTS = GOOD_TESTS.replace(
+    "from app.models import Todo, TodoIn\n",
+    "from app.main import app\nfrom app.models import Todo, TodoIn\n")
+
+
+def test_a_task_that_serves_no_http_is_not_asked_to_edit_the_entry_point(build):
+    # As in the engine's first real todo run: T1's tests imported app.main, and app/main.py
+    # was in every code prompt ("edit, attempt 1: app/main.py, app/models.py").
+    agents = {"task:T1": [reply_with_tests(MAIN_IMPORTING_TESTS),
+                          file_reply(("app/models.py", MODELS))],
+              "integration": no_wiring()}
+    built = build(todo_request(), agents)
+
+    assert "T1" in merged_tasks(built.out)
+    code_prompt = _t1_prompts(built)[1]
+    assert "app/models.py" in code_prompt and "app/main.py" not in code_prompt
+    assert any(m == "T1: edit, attempt 1: app/models.py" for m in built.progress())

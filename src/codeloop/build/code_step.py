@@ -60,6 +60,11 @@ def code_task(llm: LLM, site: StackSite, contract: TaskContract, task: dict[str,
     # A task whose text names no module builds the ones its tests import (not the guess).
     own = contract.modules if contract.modules_named or not any(
         p not in files for p in imported) else []
+    # The entry point is for the tasks that serve HTTP (and the integration): the 1.5B's tests
+    # of a data model imported app.main, which put it in every code prompt of that task.
+    entry = site.stack.entry_point
+    if not contract.serves_http and entry in files and entry not in own:
+        imported = [p for p in imported if p != entry]
     edit = list(dict.fromkeys([*own, *imported]))
     shown: dict[str, str] = {test_path: test_text}
     total = len(test_text)
