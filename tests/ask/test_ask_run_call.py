@@ -184,7 +184,7 @@ def test_the_answer_states_the_observed_value_and_cites_the_definition_that_ran(
         "It doubles its input.\n\nRunning `double(21)` returns `42` (observed in the sandbox).\n"
         f"Definition that ran: mylib/core.py:{line} (`def double`)")
     assert result.grounding["grounded"] == 1
-    assert len(llm.calls) == 3  # the reasoner, the answer, the round that asked for a citation
+    assert len(llm.calls) == 2  # the tools cited the definition: no round to ask for one
     assert result.retrieved[0]["path"] == "mylib/core.py"  # the definition that ran, first
 
 
@@ -223,3 +223,14 @@ def test_an_exception_is_stated_with_its_message_or_the_answer_gets_both(mylib):
     obs = {"status": "raised", "type": "KeyError", "message": "'no 7'", "expr": "explode(7)"}
     assert not states_observation("It raises KeyError.", obs)
     assert states_observation("It raises KeyError('no 7').", obs)
+
+
+def test_an_answer_that_states_the_value_but_cites_badly_gets_the_definition_cited(mylib):
+    stated = "`double(21)` returns `42` (mylib/core.py:1)."  # line 1 holds neither quote
+    llm = ScriptedLLM([steps("Find double", "Read it", "Answer"),
+                       {"match": "What running it showed", "reply": stated}])
+    result = ask("What does double(21) return?", mylib, llm)
+    assert result.final_output == (f"{stated}\n\nDefinition that ran: mylib/core.py:"
+                                   f"{line_of(CORE, 'def double')} (`def double`)")
+    assert (result.grounding["cited"], result.grounding["grounded"]) == (2, 1)
+    assert len(llm.calls) == 2

@@ -1,11 +1,12 @@
 """Every answer about a repository cites: the last step of the generator for a question.
 
-1. An answer with no grounded `path:line` (grounding.py) gets one more round that shows it
-   the places it may cite (the definition that ran, the facts' lines, the retrieved chunks'
-   spans) and asks for the answer again with a citation; the new answer is kept when it cites.
-2. What the tools established is never lost: an answer that does not state what running the
+1. What the tools established is never lost: an answer that does not state what running the
    call showed ends with that observation and the definition that ran (calls.observed_line);
    one that names none of the structure facts' files ends with those facts.
+2. An answer with no grounded `path:line` (grounding.py) is cited from the tools when they
+   know the place (the definition that ran, the facts' lines): no model round for that.
+   Otherwise one more round shows the model the places it may cite (the retrieved chunks'
+   spans) and asks for the answer again; the new answer is kept when it cites.
 3. An answer still without a grounded citation says so plainly, on its last line.
 """
 
@@ -44,24 +45,33 @@ def places(state: AskState) -> str:
 
 
 def finish_answer(text: str, state: AskState, ctx: AskContext, usage: UsageRecord) -> str:
-    if not grounded(text, ctx):
-        ctx.debug("generator", "thinking", "the answer cites no grounded path:line: one more "
-                  "round asks for it")
-        reply = ask_or_none(ctx, usage, "generator", prompt("cite"), question=state["task"],
-                            answer=text[:1500], places=places(state))
-        if reply is not None and grounded(reply.text, ctx):
-            text = reply.text.strip()
-    obs = state["observation"]
+    obs, facts = state["observation"], state["facts"]
     if obs and not states_observation(text, obs):
         line = observed_line(obs)
         if line:
             text = f"{text}\n\n{line}"
-    elif state["facts"] and not _names_a_fact_file(text, state["facts"]):
-        text = f"{text}\n\nFrom the repository's tools:\n" + "\n".join(
-            f"- {fact}" for fact in state["facts"][:4])
-    if not grounded(text, ctx):
-        text = f"{text}\n\n{UNCITED}"
-    return text
+    elif facts and not _names_a_fact_file(text, facts):
+        text = f"{text}\n\n{_facts_block(facts)}"
+    if grounded(text, ctx):
+        return text
+    # The tools know where the answer comes from: cite that, no model round needed.
+    if obs:
+        return f"{text}\n\nDefinition that ran: {where(obs)}"
+    if facts and _FACT_PATH.search("\n".join(facts)) and _facts_block(facts) not in text:
+        text = f"{text}\n\n{_facts_block(facts)}"
+        if grounded(text, ctx):
+            return text
+    ctx.debug("generator", "thinking", "the answer cites no grounded path:line: one more "
+              "round asks for it")
+    reply = ask_or_none(ctx, usage, "generator", prompt("cite"), question=state["task"],
+                        answer=text[:1500], places=places(state))
+    if reply is not None and grounded(reply.text, ctx):
+        return reply.text.strip()
+    return f"{text}\n\n{UNCITED}"
+
+
+def _facts_block(facts: list[str]) -> str:
+    return "From the repository's tools:\n" + "\n".join(f"- {fact}" for fact in facts[:4])
 
 
 def _names_a_fact_file(text: str, facts: list[str]) -> bool:
