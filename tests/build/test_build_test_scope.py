@@ -334,3 +334,20 @@ def test_a_task_that_serves_no_http_is_not_asked_to_edit_the_entry_point(build):
     code_prompt = _t1_prompts(built)[1]
     assert "app/models.py" in code_prompt and "app/main.py" not in code_prompt
     assert any(m == "T1: edit, attempt 1: app/models.py" for m in built.progress())
+
+
+def test_a_model_named_like_a_library_class_is_still_the_tasks(tmp_path):
+    # The inventory graph's data model: pytest exports an `Item` too, which dropped the
+    # task's own Item from what it builds (and from its models).
+    tree, files = _scaffold(tmp_path)
+    task = {"id": "I1", "description": "Stock item data model in app.models: ItemIn (name "
+            "1-50 characters) and Item (ItemIn with an integer id), as pydantic models",
+            "implementation_details": "Use pydantic BaseModel and Field(min_length=1).",
+            "depends_on": []}
+    contract = task_contract(task, [], [], load_stack("python-api"), tree, files,
+                             "tests/test_models.py")
+    assert contract.models == ("Item", "ItemIn")
+    assert "Item" in contract.names and "Field" not in contract.names
+    test = "from app.models import Item, ItemIn\n\n\ndef test_item():\n" \
+           "    assert Item(ItemIn(name='bolt')).id\n"
+    assert [p.line for p in scope_problems(test, contract, tree)] == [5]

@@ -35,6 +35,7 @@ _CALLED = re.compile(r"(?<![.\w])([a-z_][a-z0-9_]*)\(")  # add(TodoIn), not re.s
 _HTTP_WORDS = re.compile(r"\b(endpoints?|routes?|router|HTTP)\b")
 _SENTENCE = re.compile(r"(?<=[.;!?])\s+|\n+")
 _PYDANTIC = re.compile(r"\b(pydantic|BaseModel)\b")
+_DESCRIBED = re.compile(r"\b([A-Z][A-Za-z0-9]*)\s+\(")
 _CLASS_CALLED = re.compile(r"\b([A-Z][A-Za-z0-9]*)\s*\(")  # "Todo (TodoIn with an id)"
 MAX_MODULE_BYTES = 200_000  # a bigger module on main is listed by name, not parsed
 
@@ -254,11 +255,14 @@ def own_models(text: str, library: frozenset[str]) -> set[str]:
     (`TodoIn`, and `Todo (TodoIn with an integer id)`) of its sentences that say pydantic
     (not `inventory = Inventory()` or `409 on OutOfStock` in another sentence)."""
     names: set[str] = set()
-    for sentence in _SENTENCE.split(text):
+    described: set[str] = set()  # `Item (ItemIn with an id)`: the task's own, even if pytest
+    for sentence in _SENTENCE.split(text):  # exports an Item too (not `Field(...)`, a call)
         if _PYDANTIC.search(sentence):
             names |= {m.group(1) for m in _CAMEL.finditer(sentence)}
             names |= {m.group(1) for m in _CLASS_CALLED.finditer(sentence)}
-    return {n for n in names if n not in library and not hasattr(builtins, n)}
+            described |= {m.group(1) for m in _DESCRIBED.finditer(sentence)}
+    return {n for n in names if (n not in library or n in described)
+            and not hasattr(builtins, n)}
 
 
 def _on_main(name: str, built: dict[str, list[str]], own: list[str]) -> bool:
