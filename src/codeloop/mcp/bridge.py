@@ -9,6 +9,7 @@ never a copy of it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
@@ -31,28 +32,24 @@ class ApiRequest:
         return cls(app=SimpleNamespace(state=SimpleNamespace(server=state)))
 
 
+# One short line per event kind for a progress notification; other kinds show their name.
+_EVENT_LINES: dict[str, Callable[[Any], str]] = {
+    "stage_start": lambda e: f"{e.stage}: started",
+    "stage_end": lambda e: f"{e.stage}: {'done' if e.ok else 'failed'} in {e.seconds:.1f}s",
+    "llm_call": lambda e: f"model call ({e.stage or 'run'}): {e.completion_tokens} tokens",
+    "tool_call": lambda e: f"tool {e.tool}",
+    "test_result": lambda e: f"tests: {e.passed} passed, {e.failed} failed",
+    "progress": lambda e: f"{e.message or 'progress'} ({e.done}/{e.total})",
+    "diff": lambda e: f"diff of {e.path}",
+    "approval_request": lambda e: f"waiting for approval: {e.subject}",
+    "error": lambda e: f"error: {e.message}",
+}
+
+
 def describe(event: Event) -> str:
     """One short line for a progress notification."""
-    kind = event.type
-    if kind == "stage_start":
-        return f"{event.stage}: started"
-    if kind == "stage_end":
-        return f"{event.stage}: {'done' if event.ok else 'failed'} in {event.seconds:.1f}s"
-    if kind == "llm_call":
-        return f"model call ({event.stage or 'run'}): {event.completion_tokens} tokens"
-    if kind == "tool_call":
-        return f"tool {event.tool}"
-    if kind == "test_result":
-        return f"tests: {event.passed} passed, {event.failed} failed"
-    if kind == "progress":
-        return f"{event.message or 'progress'} ({event.done}/{event.total})"
-    if kind == "diff":
-        return f"diff of {event.path}"
-    if kind == "approval_request":
-        return f"waiting for approval: {event.subject}"
-    if kind == "error":
-        return f"error: {event.message}"[:300]
-    return kind
+    line = _EVENT_LINES.get(event.type)
+    return line(event)[:300] if line else event.type
 
 
 async def follow_run(state: Any, run_id: str, ctx: Any) -> int:

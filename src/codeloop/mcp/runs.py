@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 
 from codeloop.mcp.bridge import ApiRequest, follow_run
 from codeloop.mcp.errors import api_call
+from codeloop.server.schemas import OUTCOME_FIELD, STATUS_FIELD
 
 
 class RunOutcome(BaseModel):
@@ -16,10 +17,8 @@ class RunOutcome(BaseModel):
 
     run_id: str
     job: str
-    status: str = Field(description="succeeded, failed, cancelled, interrupted or "
-                        "awaiting_approval (the one set every job's runs share)")
-    outcome: str = Field("", description="The job's own word beside the status: tests "
-                         "passed, applied, answered, step cap, ...")
+    status: str = STATUS_FIELD
+    outcome: str = OUTCOME_FIELD
     result: Any = Field(None, description="The job's result as the run store keeps it")
     events: int = Field(0, description="Events the run emitted (resource "
                         "codeloop://runs/{run_id}/events)")

@@ -165,6 +165,13 @@ StartRun = Annotated[StartSolve | StartAgent | StartReview | StartBuild | StartA
                      Field(discriminator="job")]
 
 
+# A run's status and outcome as every surface describes them (the API, the MCP tools).
+STATUS_FIELD = Field(description="queued, running, awaiting_approval, succeeded, failed, "
+                     "cancelled or interrupted (the same set for every job)")
+OUTCOME_FIELD = Field("", description="The job's own result beside the status: tests "
+                      "passed, untested, applied, blocked: …, 3 of 5 tasks merged, …")
+
+
 class Started(BaseModel):
     run_id: str
     job: str
@@ -175,10 +182,8 @@ class Started(BaseModel):
 class RunSummary(BaseModel):
     id: str
     job: str
-    status: str = Field(description="queued, running, awaiting_approval, succeeded, failed, "
-                        "cancelled or interrupted (the same set for every job)")
-    outcome: str = Field("", description="The job's own result beside the status: tests "
-                         "passed, untested, applied, blocked: …, 3 of 5 tasks merged, …")
+    status: str = STATUS_FIELD
+    outcome: str = OUTCOME_FIELD
     asked: str = Field("", description="What the run was asked (request, question, task)")
     model: str | None
     tokens: int
