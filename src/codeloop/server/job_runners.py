@@ -102,6 +102,17 @@ def solve_launch(ctx: JobContext, params: SolveParams) -> Launch:
 
 
 # ------------------------------------------------------------------ agent
+def _user_mcp_servers() -> dict:
+    """The MCP servers of the user's own config file, as `codeloop agent` reads them (a
+    workspace's file never names one); a wrong entry is a one-line 400 and no run."""
+    from codeloop.config import ConfigError, user_mcp_servers
+
+    try:
+        return user_mcp_servers()
+    except ConfigError as exc:
+        raise BadRequest(str(exc)) from None
+
+
 def agent_launch(ctx: JobContext, params: AgentParams) -> Launch:
     from codeloop.agent.snapshots import is_git_repo, not_a_repository
     from codeloop.server.roots import BadPath
@@ -112,6 +123,7 @@ def agent_launch(ctx: JobContext, params: AgentParams) -> Launch:
         # make a directory (the server's root, a home) a repository with every file in it.
         raise BadRequest(not_a_repository(workspace_dir))
     spec = _model_spec(ctx, params.model)
+    mcp_servers = {} if params.multi_agent else _user_mcp_servers()
     inputs = {"request": params.request, "home": str(workspace_dir),
               "multi_agent": params.multi_agent, "model": spec,
               "params": {**params.model_dump(), "workspace": str(workspace_dir)},
@@ -122,6 +134,7 @@ def agent_launch(ctx: JobContext, params: AgentParams) -> Launch:
 
         from codeloop.agent.app import AgentApp, AgentAppError, open_workspace
         from codeloop.jobs.react.state import AgentLimits
+        from codeloop.mcp_client.hub import McpHub
 
         quiet = Console(file=io.StringIO(), soft_wrap=True)  # the API's views are the events
         try:
@@ -132,20 +145,27 @@ def agent_launch(ctx: JobContext, params: AgentParams) -> Launch:
         limits = AgentLimits(max_steps=params.max_steps, token_budget=params.token_budget,
                              max_tokens_per_step=ctx.settings.max_tokens,
                              temperature=ctx.settings.temperature)
-        app = AgentApp(_gated(ctx, spec, handle), workspace, ctx.store, limits=limits,
-                       multi_agent=params.multi_agent, thread=params.thread, console=quiet)
-        conversation = app.conversation()
-        with ctx.store.run("agent", inputs, bus=app.bus) as run:
-            unsubscribe = run.bus.subscribe(handle.listen)
-            handle.started(run.id)
-            try:
-                outcome = conversation.ask(params.request)
-            finally:
-                unsubscribe()  # the app's bus outlives the run
-            ok = outcome.status in ("finished", "approved")
-            # The outcome's own record: with --multi-agent, the plan, the implementation
-            # reports and the validator's verdicts too (as the CLI stores them).
-            run.finish("done" if ok else outcome.status, outcome.record())
+        # The user's MCP servers, as `codeloop agent` starts them: for this run, then stopped.
+        hub = McpHub(mcp_servers).start() if mcp_servers else None
+        try:
+            app = AgentApp(_gated(ctx, spec, handle), workspace, ctx.store, limits=limits,
+                           multi_agent=params.multi_agent, thread=params.thread,
+                           console=quiet, mcp_hub=hub)
+            conversation = app.conversation()
+            with ctx.store.run("agent", inputs, bus=app.bus) as run:
+                unsubscribe = run.bus.subscribe(handle.listen)
+                handle.started(run.id)
+                try:
+                    outcome = conversation.ask(params.request)
+                finally:
+                    unsubscribe()  # the app's bus outlives the run
+                ok = outcome.status in ("finished", "approved")
+                # The outcome's own record: with --multi-agent, the plan, the implementation
+                # reports and the validator's verdicts too (as the CLI stores them).
+                run.finish("done" if ok else outcome.status, outcome.record())
+        finally:
+            if hub is not None:
+                hub.stop()
 
     return Launch("agent", work)
 
