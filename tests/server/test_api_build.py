@@ -56,6 +56,7 @@ def test_generate_a_project_follow_it_and_read_its_files(tmp_path, todo):
         assert text.headers["content-type"].startswith("text/plain")
         run = client.get(f"/api/runs/{run_id}").json()
         assert run["job"] == "build" and run["tokens"] > 0
+        assert run["model"] == model  # the runs list names the model of every job's runs
 
 
 def test_bad_builds_are_refused_before_any_run(tmp_path, todo):

@@ -270,8 +270,8 @@ def build_launch(ctx: JobContext, params: BuildParams) -> Launch:
         runtime = BuildRuntime(llm_for=ctx.models.for_build(spec, handle.signals),
                                unsafe_no_sandbox=ctx.settings.unsafe_no_sandbox)
         run_id = start_build(ctx.store, request, out_dir=str(out_dir), stack=params.stack,
-                             max_parallel=params.max_parallel, settings=ctx.settings,
-                             runtime=runtime)
+                             model=spec, max_parallel=params.max_parallel,
+                             settings=ctx.settings, runtime=runtime)
         handle.started(run_id)
         while (record := ctx.store.get_run(run_id)) is not None and record.status == "running":
             handle.notifier.notify(run_id)
