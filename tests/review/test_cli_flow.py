@@ -130,7 +130,7 @@ def test_no_input_stops_at_approval_showing_the_diff(tmp_path, ws, store):
     out = result.stdout
     assert "calc.py  +2 -0" in out
     assert '+        raise ValueError("division by zero")' in out
-    assert "Reviewer: approved" in out and "awaiting_approval" in out
+    assert "Reviewer: approved" in out and "awaiting approval" in out
     assert _tree(ws) == before
     with RunStore(store) as runs:
         (run,) = runs.list_runs("review")

@@ -110,7 +110,7 @@ def test_reject_then_approve_at_the_terminal(tmp_path):
     finally:
         if term.process.poll() is None:
             term.process.kill()
-    assert re.search(r"applied\s+Applied: wrote calc.py", term.text), term.text
+    assert re.search(r"succeeded \(applied\)\s+Applied: wrote calc.py", term.text), term.text
     text = (ws / "calc.py").read_text()
     assert "raise ValueError" in text and '"""a / b; ValueError when b is 0."""' in text
     with RunStore(store) as runs:

@@ -18,14 +18,15 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from codeloop.run_statuses import settle
 from codeloop.textsafe import marked_segments, printable
 
 ICONS = {"thinking": "💭", "tool_call": "🔧", "prompt": "📝", "result": "✅", "error": "❌"}
 DEBUG_CONTENT_CHARS = 200  # a debug line stays one line; the full text is in the run store
 SEVERITY_STYLES = {"high": "bold red", "medium": "yellow", "low": "dim"}
-STATUS_STYLES = {"applied": "bold green", "awaiting_approval": "bold yellow",
-                 "failed": "bold red", "blocked": "bold red", "rejected": "bold red",
-                 "error": "bold red"}
+# By the run's status (run_statuses.STATUSES): the same words every job's runs show.
+STATUS_STYLES = {"succeeded": "bold green", "awaiting_approval": "bold yellow",
+                 "failed": "bold red", "cancelled": "bold yellow", "interrupted": "bold yellow"}
 
 
 def one_line(text: str, limit: int = DEBUG_CONTENT_CHARS) -> str:
@@ -268,7 +269,10 @@ def render_outcome(console: Console, outcome: dict[str, Any]) -> None:
     if status == "awaiting_approval":  # the engine's line names commands; ours add --store
         files = [str(d.get("file_path", "?")) for d in outcome.get("pending_diffs") or []]
         message = f"changes to {', '.join(files)}" if files else "no file needs a change"
-    console.print(Text.assemble((status, STATUS_STYLES.get(status, "bold")), "  ",
+    # The run's status from the one set, the review's own word beside it (applied, blocked, ...)
+    lifecycle = settle("review", status, outcome)[0]
+    head = lifecycle.replace("_", " ") + (f" ({status})" if status != lifecycle else "")
+    console.print(Text.assemble((head, STATUS_STYLES.get(lifecycle, "bold")), "  ",
                                 printable(message)))
     for path in outcome.get("written") or []:
         console.print(Text(f"  wrote {printable(str(path))}", style="green"))
