@@ -37,6 +37,20 @@ def test_a_fix_that_does_not_import_goes_back_to_the_model_with_the_error(worksp
     assert out.pending_diffs[0]["modified_content"] == FIXED
 
 
+UNDEFINED = FIXED + "\n\ndef secret():\n    return os.getenv('CALC_SECRET')\n"
+
+
+def test_a_fix_with_an_undefined_name_goes_back_to_the_model(workspace, store):
+    # calc.py imports and its test passes: only the lint of the change sees the missing import
+    # (the 1.5B's hardcoded_secret case: os.getenv without `import os`)
+    imported = "import os\n\n\n" + UNDEFINED
+    out, llm = _start(workspace, store, [_whole("calc.py", UNDEFINED), _whole("calc.py", imported),
+                                         approve()], files=["calc.py"], request=SUM)
+    assert out.status == "awaiting_approval", out.message
+    assert "calc.py:6: F821 Undefined name `os`" in llm.calls[1][-1].content
+    assert out.pending_diffs[0]["modified_content"] == imported
+
+
 def test_code_that_does_not_import_is_never_approved(workspace, store):
     (workspace / "test_calc.py").unlink()
     bad = [_unimportable(n) for n in range(6)]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from codeloop.jobs.artifacts import language_of
 from codeloop.jobs.edit_engine import Check, EditResult
+from codeloop.jobs.react.changed_lint import ChangedLint
 from codeloop.review.checks import run_workspace_tests, security_findings, syntax_error
 from codeloop.review.context import ReviewContext, workspace_guard
 from codeloop.review.debug import DebugTrail
@@ -99,6 +100,7 @@ def review_problems(state: ReviewState, ctx: ReviewContext, trail: DebugTrail,
             problems.append("pytest output:\n" + (tests.get("failure_lines")
                                                   or tests["output_tail"][-1200:]))
     compiled = [p for p in changed if p.endswith(".py") and not syntax_error(p, current[p])]
+    problems += lint_errors(state["originals"], {p: current[p] for p in compiled})
     problems += import_problems(state["workspace"], artifacts, compiled,
                                 timeout=ctx.sandbox_timeout,
                                 unsafe_no_sandbox=ctx.unsafe_no_sandbox)
@@ -110,3 +112,14 @@ def review_problems(state: ReviewState, ctx: ReviewContext, trail: DebugTrail,
                 problems.append(f"{finding['severity'].upper()} security finding in {path} "
                                 f"line {finding['line']}: {finding['message']}")
     return problems
+
+
+def lint_errors(originals: dict, changed: dict[str, str]) -> list[str]:
+    """Lint errors the change brought into its Python files (code that cannot run as written:
+    an undefined name such as `os` never imported, `return` outside a function), as the
+    agent's context-first edit counts them (jobs/react/changed_lint.py): the module may still
+    import, and no test may reach the line."""
+    lint = ChangedLint(lambda _line: None)
+    lint.start({p: text for p in changed if (text := originals.get(p)) is not None})
+    errors, _warnings = lint.new_findings(changed)
+    return [f"lint error (the code cannot run as written): {e}" for e in errors]
