@@ -278,3 +278,43 @@ def test_a_verdict_cut_off_mid_json_is_read_from_the_plain_retry(workspace, stor
     assert out.status == "awaiting_approval"
     assert "calc.py line 2: add subtracts instead of adding" in llm.calls[2][-1].content
     assert out.pending_diffs[0]["modified_content"] == FIXED
+
+
+def _bare_no(*suggestions: str) -> dict:
+    return {"json": {"approved": False, "issues": [], "suggestions": list(suggestions)}}
+
+
+def test_a_bare_no_on_a_change_that_passes_every_check_goes_to_the_person(workspace, store):
+    # the 1.5B on hardcoded_secret: a right change, then a "no" with a style note and no
+    # issue, three times over until "Max iterations"; the person decides now, the note shown
+    out, llm, _ = _start(workspace, store, [approve(), FIX_EDIT,
+                                            _bare_no("define it at the top")],
+                         files=["calc.py"])
+    assert out.status == "awaiting_approval" and llm.remaining == 0
+    assert out.review_feedback["approved"] is True
+    assert out.review_feedback["model_approved"] is False  # what the model said is kept
+    assert out.review_feedback["suggestions"] == ["define it at the top"]
+    assert out.pending_diffs[0]["modified_content"] == FIXED
+
+
+def test_a_bare_no_with_nothing_changed_still_asks_for_a_fix(workspace, store):
+    # nothing to approve: the "no" goes back as an instruction to look again
+    (workspace / "test_calc.py").unlink()  # no failing test: only the model's "no" is left
+    out, llm, _ = _start(workspace, store, [_bare_no(), FIX_EDIT, approve()],
+                         files=["calc.py"])
+    assert out.status == "awaiting_approval"
+    assert "named no issue" in llm.calls[1][-1].content
+
+
+def test_a_bare_no_never_passes_a_failing_test(workspace, store):
+    # the rules block first: a change whose test still fails is not approved by a bare "no"
+    still_wrong = ("calc.py\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a * b\n"
+                   ">>>>>>> REPLACE\n")
+    fix = still_wrong.replace("a - b", "a * b", 1).replace("return a * b\n>", "return a + b\n>")
+    out, llm, _ = _start(workspace, store, [approve(), still_wrong, "No change.", "No change.",
+                                            _bare_no(), fix, approve()],
+                         files=["calc.py"])
+    assert out.status == "awaiting_approval" and llm.remaining == 0
+    assert out.pending_diffs[0]["modified_content"] == FIXED
+    assert [r["files_changed"] for r in out.refinements] == [1, 1]
+    assert "failing test test_calc.py::test_add" in llm.calls[5][-1].content

@@ -79,6 +79,11 @@ def _unchanged(state: ReviewState) -> bool:
                for a in state["artifacts"])
 
 
+def _has_change(state: ReviewState) -> bool:
+    """Something for a person to approve: a file differs from what the workspace holds."""
+    return not _unchanged(state)
+
+
 def rule_problems(state: ReviewState, tests: dict[str, Any],
                   imports: list[str] | None = None) -> list[str]:
     """What blocks approval whatever the model says. `imports`: the changed modules that do
@@ -155,13 +160,22 @@ def review(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
         trail.log("thinking", "the request is not implemented yet: straight to the refiner")
     else:
         model_ok, issues, suggestions = _ask_model(state, ctx, usage, trail, tests, lint)
-    approved = model_ok and not blocking
-    if not approved and not blocking and not issues:  # a bare "no" still needs a reason
+    model_said_yes = model_ok
+    bare_no = not model_ok and not blocking and not issues
+    if bare_no and _has_change(state):
+        # A "no" that names no issue gives the refiner nothing to act on (the 1.5B's
+        # suggestions then are style notes); every rule passed, so the person decides, with
+        # the reviewer's suggestions beside the diff.
+        model_ok = True
+        trail.log("thinking", "the reviewer said no but named no issue and every check "
+                              "passes: the change goes to approval with its suggestions")
+    elif bare_no:
         issues = ["the reviewer did not approve but named no issue: check the code again"]
+    approved = model_ok and not blocking
     if blocking and model_ok:
         trail.log("thinking", "the model approved, but the rules block it: "
                               + "; ".join(blocking[:3]))
-    feedback = {"approved": approved, "model_approved": model_ok, "iteration": iteration,
+    feedback = {"approved": approved, "model_approved": model_said_yes, "iteration": iteration,
                 "issues": [*blocking, *issues], "suggestions": suggestions,
                 "tests": {"ran": tests["ran"], "passed": tests["passed"],
                           "failed": tests["failed"], "failures": tests["failures"],
