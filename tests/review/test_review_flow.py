@@ -285,16 +285,27 @@ def _bare_no(*suggestions: str) -> dict:
 
 
 def test_a_bare_no_on_a_change_that_passes_every_check_goes_to_the_person(workspace, store):
-    # the 1.5B on hardcoded_secret: a right change, then a "no" with a style note and no
-    # issue, three times over until "Max iterations"; the person decides now, the note shown
-    out, llm, _ = _start(workspace, store, [approve(), FIX_EDIT,
-                                            _bare_no("define it at the top")],
+    # a "no" with no issue and no suggestion gives the refiner nothing to act on: once every
+    # check passes on a change, the person decides
+    out, llm, _ = _start(workspace, store, [approve(), FIX_EDIT, _bare_no()],
                          files=["calc.py"])
     assert out.status == "awaiting_approval" and llm.remaining == 0
     assert out.review_feedback["approved"] is True
     assert out.review_feedback["model_approved"] is False  # what the model said is kept
-    assert out.review_feedback["suggestions"] == ["define it at the top"]
     assert out.pending_diffs[0]["modified_content"] == FIXED
+
+
+def test_a_no_whose_reason_is_in_the_suggestions_goes_to_the_refiner(workspace, store):
+    # the 1.5B on off_by_one: issues [], the reason in suggestions; it is the refiner's issue
+    reason = "add does not return the sum for negative numbers"
+    doc = ("calc.py\n<<<<<<< SEARCH\ndef add(a, b):\n=======\ndef add(a, b):\n"
+           "    \"\"\"The sum.\"\"\"\n>>>>>>> REPLACE\n")
+    out, llm, _ = _start(workspace, store, [approve(), FIX_EDIT, _bare_no(reason), doc,
+                                            approve()],
+                         files=["calc.py"])
+    assert reason in llm.calls[3][-1].content
+    assert out.status == "awaiting_approval" and llm.remaining == 0
+    assert len(out.refinements) == 2
 
 
 def test_a_bare_no_with_nothing_changed_still_asks_for_a_fix(workspace, store):

@@ -161,16 +161,19 @@ def review(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
     else:
         model_ok, issues, suggestions = _ask_model(state, ctx, usage, trail, tests, lint)
     model_said_yes = model_ok
-    bare_no = not model_ok and not blocking and not issues
-    if bare_no and _has_change(state):
-        # A "no" that names no issue gives the refiner nothing to act on (the 1.5B's
-        # suggestions then are style notes); every rule passed, so the person decides, with
-        # the reviewer's suggestions beside the diff.
-        model_ok = True
-        trail.log("thinking", "the reviewer said no but named no issue and every check "
-                              "passes: the change goes to approval with its suggestions")
-    elif bare_no:
-        issues = ["the reviewer did not approve but named no issue: check the code again"]
+    if not model_ok and not issues and suggestions:
+        # The 1.5B often puts its reason in "suggestions" ("get_page does not return the
+        # first items because ..."): a "no" names its issues there, for the refiner.
+        issues, suggestions = suggestions, []
+    if not model_ok and not blocking and not issues:
+        if _has_change(state):
+            # A bare "no" (no issue, no suggestion) on a change that passes every check
+            # gives the refiner nothing to act on: the person decides.
+            model_ok = True
+            trail.log("thinking", "the reviewer said no but gave no reason and every "
+                                  "check passes: the change goes to approval")
+        else:
+            issues = ["the reviewer did not approve but named no issue: check the code again"]
     approved = model_ok and not blocking
     if blocking and model_ok:
         trail.log("thinking", "the model approved, but the rules block it: "
