@@ -18,6 +18,7 @@ from codeloop.review.import_check import import_problems
 from codeloop.review.security_gate import check_target, refused_finding
 from codeloop.review.state import Artifact, ReviewState
 from codeloop.review.targets import no_reason_to_create, workspace_python_files
+from codeloop.review.written_findings import written_line_problems
 
 SERIOUS = ("high",)  # what blocks an approval (reviewer.rule_problems): the same bar
 MAX_PROBLEMS = 10
@@ -81,7 +82,8 @@ def review_problems(state: ReviewState, ctx: ReviewContext, trail: DebugTrail,
                     artifacts: list[Artifact], changed: list[str],
                     targets: list[str]) -> list[str]:
     """The measured problems of a change: failing tests, modules that do not compile or
-    import, HIGH security findings in the changed and targeted files."""
+    import, HIGH security findings in the changed and targeted files, MEDIUM ones on the
+    lines the change wrote (written_findings.py)."""
     problems: list[str] = []
     current = {a["file_path"]: a["content"] for a in artifacts}
     for path in changed:
@@ -107,10 +109,14 @@ def review_problems(state: ReviewState, ctx: ReviewContext, trail: DebugTrail,
     for path in dict.fromkeys([*changed, *targets]):
         if path not in current:
             continue
-        for finding in security_findings(path, current[path]):
+        findings = security_findings(path, current[path])
+        for finding in findings:
             if finding["severity"] in SERIOUS:
                 problems.append(f"{finding['severity'].upper()} security finding in {path} "
                                 f"line {finding['line']}: {finding['message']}")
+        if path in changed:
+            problems += written_line_problems(findings, state["originals"].get(path),
+                                              current[path])
     return problems
 
 

@@ -1,7 +1,8 @@
 """reviewer: the facts first (the workspace's tests against the artifacts in the sandbox,
 ruff, the maintainability metrics with before/after deltas), then the model's
 {approved, issues, suggestions}. Rules the model cannot override: a HIGH security finding
-(bandit, secrets, or a target path the gate's path guard refused in this round), a failing
+(bandit, secrets, or a target path the gate's path guard refused in this round), a MEDIUM
+one on a line the change wrote (written_findings.py), a failing
 test or code that does not compile or import (every changed module, in the sandbox, even
 when no test imports it) is never approved, nor an unchanged file under a change
 request.
@@ -30,6 +31,7 @@ from codeloop.review.state import (
     ReviewState,
 )
 from codeloop.review.verdict import RETRY_NOTE, tolerant_verdict
+from codeloop.review.written_findings import written_line_problems
 
 VERDICT_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -93,6 +95,12 @@ def rule_problems(state: ReviewState, tests: dict[str, Any],
                 for f in state.get("gate_refusals") or []]  # (.get: checkpoints from before)
     problems += [f"HIGH security finding in {f['file_path']} line {f['line']}: {f['message']}"
                  for f in state["security_findings"] if f["severity"] == "high"]
+    for artifact in state["artifacts"]:
+        path, before = artifact["file_path"], state["originals"].get(artifact["file_path"])
+        if before != artifact["content"]:
+            problems += written_line_problems(
+                [f for f in state["security_findings"] if f["file_path"] == path], before,
+                artifact["content"])
     problems += [f"failing test {failure}" for failure in tests["failures"]]
     if tests["failed"] and not tests["failures"]:
         problems.append(f"{tests['failed']} test(s) fail")
