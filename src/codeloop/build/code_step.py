@@ -22,6 +22,7 @@ from typing import Any
 
 from codeloop.build.contract import TaskContract, module_of
 from codeloop.build.edit_site import StackSite
+from codeloop.build.own_classes import NoRedefinitions
 from codeloop.build.test_scope import project_modules, scope_problems
 from codeloop.jobs.edit_engine.api import Check, EditResult, EditTask
 from codeloop.jobs.edit_engine.rounds import run_edit
@@ -80,8 +81,8 @@ def code_task(llm: LLM, site: StackSite, contract: TaskContract, task: dict[str,
                          edit=[p for p in edit if p in shown],
                          spec=[test_path], new=[p for p in edit if p not in files],
                          context=_context(contract, shown))
-    result: EditResult = run_edit(llm, edit_task, site, rounds=rounds, bus=site.runtime.bus,
-                                  stage=stage, say=say)
+    result: EditResult = run_edit(llm, edit_task, NoRedefinitions(site, contract),
+                                  rounds=rounds, bus=site.runtime.bus, stage=stage, say=say)
     last = site.last
     return CodeOutcome(passed=result.passed and bool(last and last.passed),
                        summary=last.summary if last else "the tests did not run",
