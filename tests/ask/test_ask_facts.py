@@ -142,4 +142,5 @@ def test_a_project_that_declares_no_dependency_says_which_manifests_declare_none
     (tmp_path / "setup.py").write_text("from setuptools import setup\nsetup(name='x')\n")
     (tmp_path / "x.py").write_text("import json\n")
     assert facts("What are the runtime dependencies?", tmp_path) == [
-        "the project declares no dependencies: none at runtime, none optional (read: setup.py)"]
+        ("the project declares no dependencies: none at runtime, none optional "
+         "(read: setup.py:2)")]  # the line that declares the package: a citation that holds

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from codeloop.ask.calls import call_candidates, find_call, observe, observed_line
+from codeloop.ask.calls import call_candidates, find_call, observe, observed_line, where
+from codeloop.ask.grounding import check_grounding
 from codeloop.ask.service import ask
 from codeloop.ask.tools.run_call import VALUE_CAP, clean, parse_channel, run_call
 from codeloop.ask.tools.walk import RepoIndex
@@ -234,3 +235,18 @@ def test_an_answer_that_states_the_value_but_cites_badly_gets_the_definition_cit
                                    f"{line_of(CORE, 'def double')} (`def double`)")
     assert (result.grounding["cited"], result.grounding["grounded"]) == (2, 1)
     assert len(llm.calls) == 2
+
+
+def test_the_definition_that_ran_is_quoted_as_its_line_reads(mylib):
+    # a method is `def size` on its line (not `def Box.size`), a variable its name (the 1.5B
+    # run's `def UNCOUNTABLES` was a quote grounding rightly found nowhere)
+    index = RepoIndex.open(mylib)
+    cases = {("function", "Box.size", "def size"): "size",
+             ("variable", "LEVELS", "LEVELS"): "LEVELS = ",
+             ("class", "Box", "class Box"): "class Box"}
+    for (kind, qualname, quoted), needle in cases.items():
+        obs = {"definition": {"path": "mylib/core.py", "line": line_of(CORE, needle),
+                              "kind": kind, "qualname": qualname}}
+        text = where(obs)
+        assert f"(`{quoted}`)" in text
+        assert check_grounding(text, index)["grounded"] == 1, text

@@ -151,9 +151,13 @@ def observe(call: dict[str, Any], index: RepoIndex) -> dict[str, Any]:
 
 
 def where(obs: dict[str, Any]) -> str:
+    """`path:line` and the code that stands on that line, quoted as it is written there (a
+    method `def area`, not `def Box.area`; a variable by its name: `def UNCOUNTABLES` was a
+    quote grounding rightly found nowhere)."""
     d = obs["definition"]
-    kind = "class" if d["kind"] == "class" else "def"
-    return f"{d['path']}:{d['line']} (`{kind} {d['qualname']}`)"
+    name = d["qualname"].rsplit(".", 1)[-1]
+    code = {"class": f"class {name}", "function": f"def {name}"}.get(d["kind"], name)
+    return f"{d['path']}:{d['line']} (`{code}`)"
 
 
 def observation_text(obs: dict[str, Any]) -> str:

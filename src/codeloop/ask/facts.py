@@ -96,8 +96,9 @@ def dependency_facts(index: RepoIndex, deps: dict[str, Any]) -> list[str]:
     if not out:
         read = [rel for rel in index.files if "/" not in rel and (
             rel in _MANIFESTS or (rel.startswith("requirements") and rel.endswith(".txt")))]
+        places = [f"{rel}:{_declaration_line(index, rel)}" for rel in read]
         out.append("the project declares no dependencies: none at runtime, none optional "
-                   + (f"(read: {', '.join(read)})" if read else "(no manifest was found)"))
+                   + (f"(read: {', '.join(places)})" if read else "(no manifest was found)"))
     return out
 
 
@@ -120,6 +121,20 @@ def entry_facts(index: RepoIndex, architecture: dict[str, Any]) -> list[str]:
             detail = f"{entry['path']} ({detail})"
         out.append(f"{entry['kind']} entry point: {detail}{place}{defined}")
     return out
+
+
+_DECLARES = ("install_requires", "dependencies", "setup(", "[project]", "[metadata]")
+
+
+def _declaration_line(index: RepoIndex, rel: str) -> int:
+    """Where a manifest declares the package or its requirements (1 when nothing says so):
+    the line a "no dependencies" answer can cite."""
+    lines = index.lines(rel)
+    for word in _DECLARES:
+        for number, text in enumerate(lines, start=1):
+            if word in text:
+                return number
+    return 1
 
 
 def _line_of(index: RepoIndex, rel: str, word: str) -> int:
