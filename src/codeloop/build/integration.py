@@ -2,7 +2,9 @@
 point, routes registered) and fix what the whole test suite (in the sandbox) says, through
 the kit's edit engine: the entry point and the project's modules in one prompt, the suite's
 failure in the next, at most `integration_fixes` fix rounds. Its writes are committed on main
-like a task's (edit_site.py)."""
+like a task's (edit_site.py). When the suite ends worse than it was before the integration
+touched main, main goes back to where it was: measured on the 1.5B's todo run, an
+`app/__init__.py` that imports app.main broke a suite that passed, and three fixes kept it."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from codeloop.build.push import push_main
 from codeloop.build.state import BuildState
 from codeloop.build.testing import TestRun
 from codeloop.events import Progress
+from codeloop.gitutil import git
 from codeloop.jobs.edit_engine.api import Check, EditTask
 from codeloop.jobs.edit_engine.rounds import run_edit
 from codeloop.jobs.request_files import is_test_path
@@ -33,7 +36,8 @@ def integrate(state: BuildState, ctx: BuildContext, _usage: UsageRecord) -> Stag
     llm = ctx.runtime.llm_for("integration")
     entry = stack.entry_point or stack.src_dir
     notes: list[str] = []
-    tests = _run(site)
+    start = git(["rev-parse", "HEAD"], ctx.out_dir).stdout.strip()
+    tests = before = _run(site)
 
     def edit(request: str, rounds: int) -> int:
         shown = _project_files(site, entry)
@@ -59,6 +63,13 @@ def integrate(state: BuildState, ctx: BuildContext, _usage: UsageRecord) -> Stag
                                   f"up to {ctx.integration_fixes} fix(es)"))
         fixes = edit(request_text("integration_fix"), ctx.integration_fixes)
         tests = site.last or tests
+    if not tests.passed and _rank(before) > _rank(tests):
+        git(["reset", "-q", "--hard", start], ctx.out_dir)
+        notes.append(f"the integration's changes were rolled back: the suite was better "
+                     f"before them ({before.summary}) than after ({tests.summary})")
+        bus.emit(Progress(done=len(merged), total=state["total_tasks"],
+                          message=f"integration: {notes[-1]}"))
+        tests = before
     push_main(ctx.out_dir, ctx.push_to, bus)
     report = {"passed": tests.passed, "fixes": fixes, "summary": tests.summary,
               "notes": notes}
@@ -69,6 +80,12 @@ def integrate(state: BuildState, ctx: BuildContext, _usage: UsageRecord) -> Stag
                            ok=False)
     return StageOutput({"status": "COMPLETE", "integration": report},
                        f"whole suite passes ({tests.summary}) after {fixes} fix(es)")
+
+
+def _rank(run: TestRun) -> tuple[bool, int, int]:
+    """Better runs rank higher: passing, then fewer failures and errors, then more passes."""
+    passed, failed, errors = run.counts
+    return run.passed, -(failed + errors), passed
 
 
 def _run(site: StackSite) -> TestRun:
