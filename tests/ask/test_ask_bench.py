@@ -93,17 +93,18 @@ def test_a_scripted_run_scores_right_and_wrong_answers(bench, tmp_path, monkeypa
         {"match": "Plan how to complete", "json": {"steps": ["Find", "Read", "Answer"]}},
         {"match": "Which function computes the total value",
          "reply": "`inventory_value` (pyapp/report.py:6) sums the items."},
-        {"match": "List the runtime dependencies",
-         "reply": "Only `requests` (requirements.txt:2)."},  # misses click and pyyaml
+        {"match": "default threshold of low_stock",
+         "reply": "It is 3 (pyapp/report.py:11)."},  # wrong: the default is 5
     ]))
     out = tmp_path / "results"
     code = bench.main(["--model", f"scripted:{script}", "--retrieval", "both", "--label", "t",
-                       "--ids", "py-value-function", "py-runtime-deps", "--out-dir", str(out)])
+                       "--ids", "py-value-function", "py-low-stock-default", "--out-dir",
+                       str(out)])
     assert code == 0
     records = [json.loads(line) for line in (out / "ask-t.jsonl").read_text().splitlines()]
     assert [(r["id"], r["retrieval"], r["correct"]) for r in records] == [
         ("py-value-function", True, True), ("py-value-function", False, True),
-        ("py-runtime-deps", True, False), ("py-runtime-deps", False, False)]
+        ("py-low-stock-default", True, False), ("py-low-stock-default", False, False)]
     assert records[0]["grounded"] == records[0]["cited"] == 1
     assert records[0]["retrieval"] is True and records[1]["retrieval"] is False
     summary = bench.summarise(records)

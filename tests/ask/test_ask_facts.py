@@ -116,8 +116,8 @@ def test_which_module_imports_a_name_comes_from_the_import_statements(sluggy):
 
 def test_dependencies_and_entry_points_come_with_the_manifest_line(sluggy):
     assert facts("What are the runtime dependencies?", sluggy) == [
-        "runtime dependency `text-unidecode>=1.3` declared at setup.py:4",
-        "optional dependency `Unidecode>=1.1.1` declared at setup.py:5, extra `unidecode`"]
+        "runtime dependency `text-unidecode` >=1.3 declared at setup.py:4",
+        "optional dependency `Unidecode` >=1.1.1 declared at setup.py:5, extra `unidecode`"]
     found = facts("Which console script does it install?", sluggy)  # "install": deps too
     assert found[-2:] == [("script entry point: sluggy = sluggy.__main__:main (setup.py) declared "
                         "at setup.py:15; `main` is defined at sluggy/__main__.py:6"),
@@ -144,3 +144,27 @@ def test_a_project_that_declares_no_dependency_says_which_manifests_declare_none
     assert facts("What are the runtime dependencies?", tmp_path) == [
         ("the project declares no dependencies: none at runtime, none optional "
          "(read: setup.py:2)")]  # the line that declares the package: a citation that holds
+
+
+def test_an_answer_naming_the_manifest_but_not_the_dependencies_gets_the_facts(sluggy):
+    # the 1.5B: "declared in the requirements.txt file at lines 2, 3, and 4", no name
+    steps = {"match": "Plan how to complete the task",
+             "json": {"steps": ["Find the manifest", "Read it", "Answer"]}}
+    llm = ScriptedLLM([steps, {"match": "Facts the repository tools found",
+                               "reply": "They are declared in setup.py at lines 4 and 5."}])
+    result = ask("What are the runtime dependencies?", sluggy, llm)
+    assert result.final_output.endswith(
+        "From the repository's tools:\n"
+        "- runtime dependency `text-unidecode` >=1.3 declared at setup.py:4\n"
+        "- optional dependency `Unidecode` >=1.1.1 declared at setup.py:5, extra `unidecode`")
+    assert result.grounding["grounded"] >= 1  # the names are on the lines cited
+
+
+def test_the_implementation_comes_before_its_typing_protocol(tmp_path):
+    (tmp_path / "a_store.py").write_text(
+        "from typing import Protocol\n\n\nclass RunStore(Protocol):\n    def get(self): ...\n")
+    (tmp_path / "store.py").write_text("class RunStore:\n    def get(self):\n        return 1\n")
+    assert facts("Where is the RunStore class defined?", tmp_path)[:2] == [
+        "`RunStore` is defined at store.py:1 (class)",
+        ("`RunStore` is defined at a_store.py:4 (class, a typing Protocol: the interface, not "
+         "the implementation)")]

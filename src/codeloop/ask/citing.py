@@ -24,6 +24,7 @@ UNCITED = ("(Uncited: this answer names no file and line of the repository that 
            "checked, so treat it as unverified.)")
 MAX_PLACES = 8
 _FACT_PATH = re.compile(r"([\w./-]+\.[A-Za-z0-9]{1,8}):\d+")
+_QUOTED = re.compile(r"`([^`]+)`")
 
 
 def grounded(text: str, ctx: AskContext) -> bool:
@@ -50,7 +51,7 @@ def finish_answer(text: str, state: AskState, ctx: AskContext, usage: UsageRecor
         line = observed_line(obs)
         if line:
             text = f"{text}\n\n{line}"
-    elif facts and not _names_a_fact_file(text, facts):
+    elif facts and not _states_facts(text, facts):
         text = f"{text}\n\n{_facts_block(facts)}"
     if grounded(text, ctx):
         return text
@@ -74,6 +75,11 @@ def _facts_block(facts: list[str]) -> str:
     return "From the repository's tools:\n" + "\n".join(f"- {fact}" for fact in facts[:4])
 
 
-def _names_a_fact_file(text: str, facts: list[str]) -> bool:
+def _states_facts(text: str, facts: list[str]) -> bool:
+    """The answer names a file of the facts and every dependency they list (the 1.5B's
+    "declared in requirements.txt at lines 2, 3, and 4" named none of the three)."""
     paths = {m.group(1) for fact in facts for m in _FACT_PATH.finditer(fact)}
-    return not paths or any(path in text for path in paths)
+    names = {m.group(1) for fact in facts if " dependency `" in fact
+             if (m := _QUOTED.search(fact))}
+    return ((not paths or any(path in text for path in paths))
+            and all(name in text for name in names))

@@ -69,6 +69,8 @@ def definition_facts(index: RepoIndex, question: str, per_name: int = 2) -> list
     for name in identifiers(question)[:6]:
         for hit in find_definitions(index, name, limit=per_name):
             what = {"class": "class", "function": "def", "variable": "assignment"}[hit["kind"]]
+            if hit.get("protocol"):
+                what = "class, a typing Protocol: the interface, not the implementation"
             out.append(f"`{hit['qualname']}` is defined at {hit['path']}:{hit['line']} "
                        f"({what}{', a test or example' if is_aside(hit['path']) else ''})")
     return out
@@ -91,7 +93,10 @@ def dependency_facts(index: RepoIndex, deps: dict[str, Any]) -> list[str]:
             line = _line_of(index, entry["source"], entry["name"])
             place = f"{entry['source']}:{line}" if line else entry["source"]
             group = f", extra `{entry['group']}`" if kind == "optional" else ""
-            out.append(f"{kind} dependency `{entry['name']}{entry['spec']}` "
+            # the name alone quoted, as the manifest's line holds it (`express` with
+            # "^4.19.2" beside it read `express^4.19.2`, in no line: an ungrounded quote)
+            spec = f" {entry['spec']}" if entry["spec"] else ""
+            out.append(f"{kind} dependency `{entry['name']}`{spec} "
                        f"declared at {place}{group}")
     if not out:
         read = [rel for rel in index.files if "/" not in rel and (

@@ -49,7 +49,10 @@ def find_definitions(index: RepoIndex, name: str, limit: int = MAX_HITS) -> list
         hits += _defined_in(tree, rel, name)
         if len(hits) >= limit:
             break
-    hits.sort(key=lambda h: (is_aside(h["path"]), not h["top_level"], h["kind"] == "variable"))
+    # The implementation before its typing Protocol (store_run.RunStore is the interface
+    # of store.RunStore: the 1.5B named the Protocol's file when it came first).
+    hits.sort(key=lambda h: (is_aside(h["path"]), h.get("protocol", False),
+                             not h["top_level"], h["kind"] == "variable"))
     return hits[:limit]
 
 
@@ -65,7 +68,8 @@ def _defined_in(tree: ast.Module, rel: str, name: str) -> list[dict[str, Any]]:
                     line = node.decorator_list[0].lineno if node.decorator_list else node.lineno
                     out.append({"path": rel, "line": node.lineno, "start": line,
                                 "end": node.end_lineno or node.lineno, "kind": kind,
-                                "qualname": qual, "top_level": top})
+                                "qualname": qual, "top_level": top,
+                                "protocol": _is_protocol(node)})
                 visit(node.body, qual + ".", False)
             elif top and isinstance(node, (ast.Assign, ast.AnnAssign)):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -106,5 +110,17 @@ def _names(node: ast.Import | ast.ImportFrom, wanted: str) -> bool:
     for mod in mods:
         low = mod.lower()
         if low == wanted or low.startswith(wanted + ".") or low.split(".")[-1] == wanted:
+            return True
+    return False
+
+
+def _is_protocol(node: ast.AST) -> bool:
+    """A class declared as a typing Protocol (`class X(Protocol)`, `typing.Protocol[T]`)."""
+    if not isinstance(node, ast.ClassDef):
+        return False
+    for base in node.bases:
+        target = base.value if isinstance(base, ast.Subscript) else base
+        name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+        if name == "Protocol":
             return True
     return False
