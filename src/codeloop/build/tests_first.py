@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from codeloop.build.contract import TaskContract
+from codeloop.build.test_imports import add_forgotten_imports, importable_modules
 from codeloop.build.test_scope import ScopeProblem, prune, scope_problems
 from codeloop.events import EventBus, Progress
 from codeloop.jobs.edits import whole_files
@@ -86,6 +87,11 @@ def ask_for_tests(llm: LLM, contract: TaskContract, task: dict[str, Any], stack:
             problems = [ScopeProblem(0, "the reply held no test file (one ```python block)")]
             outcome.notes.append(f"tests {attempt + 1}: no test file in the reply")
             continue
+        if contract.language == "python":
+            text, added = add_forgotten_imports(text, importable_modules(contract.packages))
+            if added:
+                outcome.notes.append(f"tests {attempt + 1}: added the forgotten import(s) "
+                                     + ", ".join(added))
         problems = scope_problems(text, contract, tree)
         if not problems:
             outcome.text, outcome.problems = text, []
