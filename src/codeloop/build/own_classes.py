@@ -1,7 +1,8 @@
 """A task's Python code does not define again a class a module on main already defines (an
-earlier task's, the scaffold's): it imports it. Measured on the 1.5B (todo graph, T2): app/storage.py re-defined T1's `TodoIn`
-and `Todo` (a `Todo` with another shape), set `id` on a `TodoIn`, and every later round kept
-the copy. The write is refused with the import to use, so the engine's next round says so."""
+earlier task's, the scaffold's): it imports it. Measured on the 1.5B (todo graph, T2):
+app/storage.py re-defined T1's `TodoIn` and `Todo` (a `Todo` with another shape), set `id` on
+a `TodoIn`, and every later round kept the copy. The write is refused with the import to use,
+so the engine's next round says so."""
 
 from __future__ import annotations
 
@@ -34,8 +35,8 @@ def redefined_classes(path: str, text: str, contract: TaskContract) -> list[str]
 
 
 class NoRedefinitions:
-    """An edit site that refuses a write re-defining an earlier task's class (the rest is
-    `site`'s)."""
+    """An edit site that refuses a write re-defining a class on main (redefined_classes); the
+    rest is `site`'s."""
 
     def __init__(self, site: EditSite, contract: TaskContract) -> None:
         self.site, self.contract = site, contract
