@@ -14,6 +14,11 @@ FIX_EDIT = ("calc.py\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + 
             ">>>>>>> REPLACE\n")
 
 
+# the reviewer's first call on a change request: the request as a test (request_test.py);
+# this reply holds none, so the review goes on without one (both rounds answer it)
+NO_REQUEST_TEST = {"match": "Before anyone changes the code", "reply": "I cannot test that."}
+
+
 def approve(*suggestions: str) -> dict:
     return {"json": {"approved": True, "issues": [], "suggestions": list(suggestions)}}
 

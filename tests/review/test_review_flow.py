@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import json
 
-from review_helpers import BUGGY, FIX_EDIT, FIXED, approve, disapprove, tree_hash
+from review_helpers import (
+    BUGGY,
+    FIX_EDIT,
+    FIXED,
+    NO_REQUEST_TEST,
+    approve,
+    disapprove,
+    tree_hash,
+)
 
 from codeloop.events import EventRecorder
 from codeloop.llm.scripted import ScriptedLLM
@@ -235,13 +243,14 @@ def test_a_failed_edit_is_reflected_once_with_the_closest_lines(workspace, store
 def test_a_request_on_unchanged_files_goes_to_the_refiner_before_any_model_review(
         workspace, store):
     (workspace / "test_calc.py").unlink()
-    out, llm, _ = _start(workspace, store, [FIX_EDIT, approve()], files=["calc.py"],
-                         request="make add return the sum")
+    out, llm, _ = _start(workspace, store, [NO_REQUEST_TEST, FIX_EDIT, approve()],
+                         files=["calc.py"], request="make add return the sum")
     assert out.status == "awaiting_approval" and out.workflow_type == "review"
-    first = llm.calls[0][-1].content
+    assert all("Before anyone changes the code" in c[-1].content for c in llm.calls[:2])
+    first = llm.calls[2][-1].content  # the refiner's, before any model review
     assert first.startswith("make add return the sum") and "FILE: calc.py" in first
     assert "not implemented yet" in first
-    assert llm.schemas == [None, llm.schemas[1]] and llm.schemas[1] is not None
+    assert llm.schemas[:3] == [None, None, None] and llm.schemas[3] is not None
 
 
 def test_after_a_refinement_that_changed_nothing_the_next_one_samples(workspace, store):

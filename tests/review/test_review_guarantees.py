@@ -6,7 +6,7 @@ scans the file the request is about, not only what the model proposed."""
 
 from __future__ import annotations
 
-from review_helpers import BUGGY, FIXED, approve
+from review_helpers import BUGGY, FIXED, NO_REQUEST_TEST, approve
 
 from codeloop.llm.scripted import ScriptedLLM
 from codeloop.review.service import ReviewRequest, start_review
@@ -29,11 +29,12 @@ def _unimportable(n: int) -> str:
 
 def test_a_fix_that_does_not_import_goes_back_to_the_model_with_the_error(workspace, store):
     (workspace / "test_calc.py").unlink()  # no test imports calc.py
-    out, llm = _start(workspace, store, [_unimportable(1), _whole("calc.py", FIXED), approve()],
+    out, llm = _start(workspace, store, [NO_REQUEST_TEST, _unimportable(1),
+                                         _whole("calc.py", FIXED), approve()],
                       files=["calc.py"], request=SUM)
     assert out.status == "awaiting_approval", out.message
     assert ("calc.py does not import: ModuleNotFoundError: No module named 'passlib'"
-            in llm.calls[1][-1].content)
+            in llm.calls[3][-1].content)
     assert out.pending_diffs[0]["modified_content"] == FIXED
 
 
@@ -54,8 +55,8 @@ def test_a_fix_with_an_undefined_name_goes_back_to_the_model(workspace, store):
 def test_code_that_does_not_import_is_never_approved(workspace, store):
     (workspace / "test_calc.py").unlink()
     bad = [_unimportable(n) for n in range(6)]
-    out, _ = _start(workspace, store, [*bad[:3], approve(), *bad[3:], approve()],
-                    files=["calc.py"], request=SUM)
+    out, _ = _start(workspace, store, [NO_REQUEST_TEST, *bad[:3], approve(), *bad[3:],
+                                       approve()], files=["calc.py"], request=SUM)
     assert out.status == "failed"
     feedback = out.review_feedback
     assert feedback["model_approved"] is True and feedback["approved"] is False

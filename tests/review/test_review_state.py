@@ -19,7 +19,7 @@ def test_a_fresh_state_sets_every_field():
         "repo_map": "", "originals": {}, "git_diff": "", "history": [], "test_files": [],
         "baseline_tests": {}, "workflow_type": "review", "plan": [], "artifacts": [],
         "security_findings": [], "refused_paths": [], "gate_refusals": [],
-        "review_feedback": None,
+        "review_feedback": None, "request_test": None,
         "approval_status": "pending", "workflow_status": "running", "iteration": 0,
         "refinement_iteration": 0, "retry_count": 0, "is_fixed": False, "last_error": None,
         "human_message": "", "approved_digest": "", "written": [], "code_diffs": [],

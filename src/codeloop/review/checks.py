@@ -22,18 +22,23 @@ NO_TESTS_COLLECTED = 5  # pytest's exit code when it found no tests
 
 
 def run_workspace_tests(workspace: str, artifacts: list[Artifact], *, timeout: float,
-                        unsafe_no_sandbox: bool = False) -> dict[str, Any]:
+                        unsafe_no_sandbox: bool = False, extra: dict[str, str] | None = None,
+                        only: list[str] | None = None) -> dict[str, Any]:
     """pytest on a throw-away copy of the workspace with the artifacts written over it.
-    {ran, passed, failed, exit_code, failures: [...], output_tail, failure_lines}."""
+    `extra`: more files laid over the copy (the review's request test, never an artifact);
+    `only`: run these test files alone (default: the whole suite).
+    {ran, passed, failed, exit_code, failures: [...], output_tail, failure_lines, stdout}."""
     from codeloop.sandbox.runner import run_command
 
     argv = [sys.executable, "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider",
-            "--color=no", "-o", "addopts="]
-    files = {a["file_path"]: a["content"] for a in artifacts}
+            "--color=no", "-o", "addopts=", *(only or [])]
+    files = {a["file_path"]: a["content"] for a in artifacts} | dict(extra or {})
     result = run_command(argv, workspace=Path(workspace), mode="cow", files=files,
                          timeout=timeout, unsafe_no_sandbox=unsafe_no_sandbox,
                          env={"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"})
-    return summarise_pytest(result.stdout, result.exit_code, result.limit_hit)
+    summary = summarise_pytest(result.stdout, result.exit_code, result.limit_hit)
+    summary["stdout"] = result.stdout[-20000:]
+    return summary
 
 
 def summarise_pytest(stdout: str, exit_code: int, limit_hit: str | None = None

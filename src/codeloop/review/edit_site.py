@@ -3,7 +3,8 @@ disk before approval. A write goes through the security gate's path check (path 
 policy: a refusal is a HIGH finding that blocks this round's review, as the gate's) and the
 new-file rule (targets.no_reason_to_create); the check is the review's own
 measurement of the files as they are now: the workspace's tests in the sandbox, every
-changed Python module compiled and imported in the sandbox, and the HIGH security
+changed Python module compiled and imported in the sandbox (the request test,
+request_test.py, runs with the tests), and the HIGH security
 findings in the files changed and the files the request names: what blocks an approval."""
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from codeloop.review.checks import run_workspace_tests, security_findings, synta
 from codeloop.review.context import ReviewContext, workspace_guard
 from codeloop.review.debug import DebugTrail
 from codeloop.review.import_check import import_problems
+from codeloop.review.request_test import overlay
 from codeloop.review.security_gate import check_target, refused_finding
 from codeloop.review.state import Artifact, ReviewState
 from codeloop.review.targets import no_reason_to_create, workspace_python_files
@@ -90,9 +92,10 @@ def review_problems(state: ReviewState, ctx: ReviewContext, trail: DebugTrail,
         error = syntax_error(path, current[path])
         if error:
             problems.append(error)
-    if state["test_files"]:
+    extra = overlay(state)
+    if state["test_files"] or extra:
         tests = run_workspace_tests(state["workspace"], artifacts, timeout=ctx.sandbox_timeout,
-                                    unsafe_no_sandbox=ctx.unsafe_no_sandbox)
+                                    unsafe_no_sandbox=ctx.unsafe_no_sandbox, extra=extra)
         trail.log("tool_call", f"pytest in the sandbox: {tests['passed']} passed, "
                                f"{tests['failed']} failed", {"failures": tests["failures"]})
         problems += [f"failing test {f}" for f in tests["failures"]]

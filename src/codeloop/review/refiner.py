@@ -26,6 +26,7 @@ from codeloop.review.context import ReviewContext, workspace_guard
 from codeloop.review.debug import DebugTrail
 from codeloop.review.diffs import make_diff
 from codeloop.review.edit_site import ReviewSite, log_rounds
+from codeloop.review.request_test import overlay
 from codeloop.review.state import ReviewState
 from codeloop.review.targets import request_targets
 from codeloop.sandbox.pathguard import PathRefused
@@ -76,6 +77,7 @@ def refine(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
     protect = protects_tests(state["request"]) or not state["request"]
     edit = [p for p in files if not (protect and is_test_path(p))]
     spec = {p: t for p, t in spec_tests(state, edit).items() if p not in edit}
+    spec.update(overlay(state))  # the request's own test: what "done" means, measured
     last = state["refinements"][-1] if state["refinements"] else None
     site = ReviewSite(state, ctx, trail, files, targets=list(targets))
     task = EditTask(request=state["request"] or "Fix the problems the review found.",

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from codeloop.events import TestResult
+from codeloop.jobs.request_files import is_test_path
 from codeloop.jobs.stage import StageOutput
 from codeloop.jobs.usage import UsageRecord
 from codeloop.llm.base import InvalidStructuredOutput, LLMError, Message
@@ -24,6 +25,7 @@ from codeloop.review.context import ReviewContext, prompt
 from codeloop.review.debug import DebugTrail
 from codeloop.review.diffs import pending_changes
 from codeloop.review.import_check import import_problems
+from codeloop.review.request_test import overlay, write_request_test
 from codeloop.review.state import (
     MAX_ITERATIONS,
     MAX_REFINEMENT_ITERATIONS,
@@ -47,11 +49,12 @@ MAX_ITEMS = 8
 
 
 def _tests(state: ReviewState, ctx: ReviewContext, trail: DebugTrail) -> dict[str, Any]:
-    if not state["test_files"]:
+    extra = overlay(state)
+    if not state["test_files"] and not extra:
         return {"ran": False, "passed": 0, "failed": 0, "failures": []}
     result = run_workspace_tests(state["workspace"], state["artifacts"],
                                  timeout=ctx.sandbox_timeout,
-                                 unsafe_no_sandbox=ctx.unsafe_no_sandbox)
+                                 unsafe_no_sandbox=ctx.unsafe_no_sandbox, extra=extra)
     trail.log("tool_call", f"pytest in the sandbox: {result['passed']} passed, "
                            f"{result['failed']} failed", {"failures": result["failures"]})
     ctx.bus.emit(TestResult(passed=result["passed"], failed=result["failed"],
@@ -84,6 +87,24 @@ def _unchanged(state: ReviewState) -> bool:
 def _has_change(state: ReviewState) -> bool:
     """Something for a person to approve: a file differs from what the workspace holds."""
     return not _unchanged(state)
+
+
+def _flagged(state: ReviewState) -> list[str]:
+    """The security gate's bandit findings below HIGH in the code under review (HIGH ones
+    block already), for the refiner's first round: a request about the problem a finding
+    names is met by removing that pattern."""
+    return [f"the security gate flags {f['file_path']} line {f['line']} "
+            f"({f['severity'].upper()}): {f['message']}"
+            for f in state["security_findings"][:MAX_ITEMS]
+            if f.get("tool") == "bandit" and f["severity"] != "high"
+            and not is_test_path(f["file_path"])]
+
+
+def _request_verified(state: ReviewState, tests: dict[str, Any]) -> bool:
+    """The run has a request test (it failed on the code under review) and every test,
+    it among them, passes now."""
+    found = state.get("request_test") or {}
+    return bool(found.get("reproduced")) and tests["ran"] and not tests["failed"]
 
 
 def rule_problems(state: ReviewState, tests: dict[str, Any],
@@ -156,6 +177,16 @@ def _plain_retry(ctx, usage, trail, spec, messages) -> dict[str, Any] | None:
 def review(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
            trail: DebugTrail) -> StageOutput:
     iteration = state["iteration"] + 1
+    update: dict[str, Any] = {"iteration": iteration}
+    if state.get("request_test") is None and state["request"] and _unchanged(state):
+        # before the first refinement: the request as a test that fails on the code now
+        from codeloop.review.refiner import spec_tests
+
+        found = write_request_test(state, ctx, usage, trail,
+                                   spec_tests(state, [a["file_path"] for a in
+                                                      state["artifacts"]]))
+        state = {**state, "request_test": found or {}}  # type: ignore[assignment]
+        update["request_test"] = found or {}
     tests = _tests(state, ctx, trail)
     lint = [line for a in state["artifacts"] for line in ruff_findings(a["file_path"],
                                                                        a["content"])]
@@ -164,7 +195,7 @@ def review(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
     if state["request"] and state["iteration"] == 0 and _unchanged(state):
         # Nothing done yet for a change request: no model verdict can pass it, and the
         # refiner gets the request itself (saves a review call, ~10 s on the 1.5B).
-        model_ok, issues, suggestions = False, [], []
+        model_ok, issues, suggestions = False, _flagged(state), []
         trail.log("thinking", "the request is not implemented yet: straight to the refiner")
     else:
         model_ok, issues, suggestions = _ask_model(state, ctx, usage, trail, tests, lint)
@@ -173,6 +204,15 @@ def review(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
         # The 1.5B often puts its reason in "suggestions" ("get_page does not return the
         # first items because ..."): a "no" names its issues there, for the refiner.
         issues, suggestions = suggestions, []
+    if not model_ok and not blocking and _has_change(state) and _request_verified(state, tests):
+        # The request's own test failed on the code before and passes now, with every other
+        # check: an objection nothing measures does not hold the change back (measured on
+        # the 1.5B: "auth_headers should be defined at the top of the file" against a right
+        # fix); the person sees it beside the diff.
+        model_ok, issues, suggestions = True, [], [*issues, *suggestions]
+        trail.log("thinking", "the reviewer said no, but the request's test, which failed "
+                              "before the change, passes now with every check: the change "
+                              "goes to approval with the reviewer's remarks")
     if not model_ok and not blocking and not issues:
         if _has_change(state):
             # A bare "no" (no issue, no suggestion) on a change that passes every check
@@ -186,15 +226,19 @@ def review(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
     if blocking and model_ok:
         trail.log("thinking", "the model approved, but the rules block it: "
                               + "; ".join(blocking[:3]))
+    request_test = state.get("request_test") or {}
     feedback = {"approved": approved, "model_approved": model_said_yes, "iteration": iteration,
+                "request_test": ({"path": request_test["path"],
+                                  "tests": request_test["reproduced"],
+                                  "passes": _request_verified(state, tests)}
+                                 if request_test.get("path") else None),
                 "issues": [*blocking, *issues], "suggestions": suggestions,
                 "tests": {"ran": tests["ran"], "passed": tests["passed"],
                           "failed": tests["failed"], "failures": tests["failures"],
                           "before": {k: state["baseline_tests"].get(k, 0)
                                      for k in ("passed", "failed")}},
                 "metrics": metrics, "lint": lint[:MAX_ITEMS]}
-    update: dict[str, Any] = {"iteration": iteration, "review_feedback": feedback,
-                              "is_fixed": approved}
+    update.update(review_feedback=feedback, is_fixed=approved)
     if approved:
         pending = pending_changes(state["originals"], state["artifacts"],
                                   state["request"] or "review fixes")

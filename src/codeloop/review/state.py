@@ -72,6 +72,9 @@ class ReviewState(TypedDict):
     refused_paths: list[dict]  # path-guard refusals (HIGH findings; those artifacts dropped)
     gate_refusals: list[dict]  # the latest gate's refusals: HIGH, they block that review
     review_feedback: dict | None
+    # the request as a test (request_test.py): None before the reviewer tried, {} when no
+    # test it wrote failed on the code under review, else {path, content, reproduced}
+    request_test: dict | None
     # control
     approval_status: ApprovalStatus
     workflow_status: WorkflowStatus
@@ -105,7 +108,7 @@ def create_initial_state(*, workspace: str, run_id: str = "", request: str = "",
         repo_map="", originals={}, git_diff="", history=[], test_files=[], baseline_tests={},
         workflow_type="review", plan=[],
         artifacts=[], security_findings=[], refused_paths=[], gate_refusals=[],
-        review_feedback=None,
+        review_feedback=None, request_test=None,
         approval_status="pending", workflow_status="running",
         iteration=0, refinement_iteration=0, retry_count=0, is_fixed=False,
         last_error=None, human_message="", approved_digest="", written=[],

@@ -1,5 +1,6 @@
 """The security findings on lines a change wrote: the model's own code carries no insecure
-pattern bandit rates MEDIUM (HIGH blocks anywhere). A MEDIUM finding on a line the change left
+pattern bandit rates MEDIUM (HIGH blocks anywhere), and a line it rewrote does not keep a
+pattern bandit reported there before, whatever its severity. A MEDIUM finding on a line the change left
 as it was is the workspace's, shown to the reviewer but not blocking: a request about
 something else is not failed for it. Test files and the secrets scan's MEDIUM guesses
 (`password = "hunter2"` in a test) are left to the reviewer and the person. Measured on the 1.5B (unsafe_yaml): the reviewer approved a change that
@@ -30,16 +31,42 @@ def written_lines(before: str | None, after: str) -> set[int]:
     return out
 
 
+def _test_id(finding: dict[str, Any]) -> str:
+    return finding["message"].split(" ", 1)[0]
+
+
 def written_line_problems(findings: Iterable[dict[str, Any]], before: str | None,
                           after: str) -> list[str]:
-    """A problem line for each MEDIUM finding of one file's `findings` on a line the change
-    wrote (bandit's, outside test files)."""
+    """A problem line for each finding of one file's `findings` (bandit's, outside test
+    files) on a line the change wrote: a MEDIUM one, or one of any severity that bandit
+    also reported on the file before the change (the change rewrote the flagged line and
+    kept its pattern: measured on the 1.5B, weak_token's `random.choice` re-written with
+    another alphabet, LOW B311, was approved)."""
     findings = [f for f in findings if f.get("tool") == "bandit"
                 and not is_test_path(f["file_path"])]
     if not findings:
         return []
     lines = written_lines(before, after)
-    return [f"MEDIUM security finding on a line this change wrote, {f['file_path']} line "
-            f"{f['line']}: {f['message']}: write it without that pattern"
-            for f in findings
-            if f["severity"] in BLOCKING_ON_WRITTEN_LINES and f["line"] in lines]
+    flagged_before = {_test_id(f) for f in _bandit_findings(findings[0]["file_path"], before)}
+    out = []
+    for finding in findings:
+        if finding["line"] not in lines:
+            continue
+        if finding["severity"] in BLOCKING_ON_WRITTEN_LINES:
+            out.append(f"MEDIUM security finding on a line this change wrote, "
+                       f"{finding['file_path']} line {finding['line']}: {finding['message']}: "
+                       "write it without that pattern")
+        elif _test_id(finding) in flagged_before:
+            out.append(f"{finding['severity'].upper()} security finding the review reported "
+                       f"before the change is still on a line this change wrote, "
+                       f"{finding['file_path']} line {finding['line']}: {finding['message']}: "
+                       "write it without that pattern")
+    return out
+
+
+def _bandit_findings(path: str, before: str | None) -> list[dict[str, Any]]:
+    from codeloop.review.checks import security_findings
+
+    if before is None or not path.endswith(".py"):
+        return []
+    return [f for f in security_findings(path, before) if f.get("tool") == "bandit"]

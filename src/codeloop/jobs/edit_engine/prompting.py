@@ -9,6 +9,7 @@ from __future__ import annotations
 from codeloop.jobs.artifacts import language_of
 from codeloop.jobs.edit_engine.api import Check, EditTask
 from codeloop.jobs.prompts import PromptSpec, load_prompt
+from codeloop.jobs.request_files import is_test_path
 from codeloop.llm.base import Message
 
 PROMPT = ("codeloop.jobs.edit_engine", "edit")  # the agent's direct edit renders it too
@@ -31,7 +32,9 @@ def edit_messages(spec: PromptSpec, task: EditTask, shown: dict[str, str],
     latest verdict (its output is the failure shown), `problems` the notes for this round."""
     order = task.spec + [p for p in task.edit if p not in task.spec]
     files = [{"path": p, "content": with_newline(shown[p]), "language": language_of(p),
-              "test": p in task.spec} for p in order if p in shown]
+              "test": p in task.spec and is_test_path(p),
+              "read_only": p in task.spec and not is_test_path(p)}
+             for p in order if p in shown]
     large = [] if task.whole_files else \
         [p for p in task.edit if len(shown.get(p, "").splitlines()) > WHOLE_FILE_MAX_LINES]
     request = task.request + (f"\n\n{task.context}" if task.context else "")

@@ -1,0 +1,46 @@
+"""A task's own tests that its code does not meet, after the code and the test repair were
+both sent back unchanged: the few failing ones are dropped and named, the task merges (the
+1.5B's B1 on the bookmarks graph: 2 of 3 tests passed, the retry's new tests reached outside
+the task, and the whole graph was blocked). Most tests failing, or a failure outside the
+task's file, drops nothing. Real build: git, sandbox, pytest, scripted task agents."""
+
+from __future__ import annotations
+
+from build_replies import file_reply, no_wiring, reply_with_tests, tasks
+
+CODE = "def a():\n    return 1\n"
+GOOD = "def test_one():\n    assert a() == 1\n\n\ndef test_int():\n    assert isinstance(a(), int)\n"
+WRONG = "\n\ndef test_two():\n    assert a() == 2\n"
+HEAD = "from app.a import a\n\n\n"
+
+
+def _script(test_text: str) -> list[str]:
+    echo = file_reply(("app/a.py", CODE))
+    return [reply_with_tests(test_text), echo, *[echo] * 8]
+
+
+def test_a_minority_of_failing_task_tests_is_dropped_and_named(build):
+    built = build(tasks(("A",)), {"task:A": _script(HEAD + GOOD + WRONG),
+                                  "integration": no_wiring()})
+    assert built.final["status"] == "COMPLETE", built.final
+    kept = (built.out / "tests" / "test_a.py").read_text()
+    assert "def test_one" in kept and "def test_int" in kept and "test_two" not in kept
+    assert "dropped 1 of 3 tests in tests/test_a.py" in "\n".join(built.progress())
+    assert "test_two" in "\n".join(built.progress())
+
+
+def test_most_task_tests_failing_drops_nothing(build):
+    wrong_two = HEAD + "def test_one():\n    assert a() == 1\n" + WRONG + \
+        "\n\ndef test_three():\n    assert a() == 3\n"
+    built = build(tasks(("A",)), {"task:A": _script(wrong_two) * 2,
+                                  "integration": no_wiring()})
+    assert built.final["status"] != "COMPLETE"
+    assert "A" in built.final["failed_tasks"]
+    assert "dropped" not in "\n".join(built.progress())
+
+
+def test_the_test_functions_of_a_file_are_its_top_level_tests():
+    from codeloop.build.unmet_tests import test_functions
+
+    assert test_functions(HEAD + GOOD + WRONG) == ["test_one", "test_int", "test_two"]
+    assert test_functions("def test_x(:\n") == []
