@@ -132,3 +132,23 @@ def test_judge_reads_what_each_failure_says_of_the_test(tmp_path):
                          cwd=tmp_path, capture_output=True, text=True, check=False)
     broken = judge(run.stdout, "test_r.py")
     assert broken.broken.startswith("ImportError") and not broken.reproduced
+
+
+def test_the_review_view_says_what_the_request_test_showed():
+    from rich.console import Console
+
+    from codeloop.commands.review_view import render_feedback
+
+    console = Console(record=True, width=200)
+    render_feedback(console, {
+        "approved": True, "model_approved": False, "issues": [],
+        "suggestions": ["add_item should be defined at the top of the file"],
+        "tests": {"ran": True, "passed": 2, "failed": 0, "failures": []},
+        "request_test": {"path": "test_codeloop_request.py",
+                         "tests": ["test_fresh_cart_each_call"], "passes": True}})
+    text = console.export_text()
+    assert "the model did not: its remarks are below" in text
+    assert ("request test test_codeloop_request.py (test_fresh_cart_each_call): failed on the "
+            "code before the change, pass now") in text
+    assert "suggestion: add_item should be defined at the top of the file" in text
+    assert "request_test:" not in text  # not shown again as a raw field

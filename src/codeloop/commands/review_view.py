@@ -164,7 +164,7 @@ def findings_table(findings: list[dict[str, Any]]) -> Table:
 
 METRIC_LABELS = {"mi": "maintainability", "complexity": "complexity", "lloc": "logical lines"}
 _FEEDBACK_SHOWN = {"approved", "model_approved", "iteration", "issues", "suggestions", "tests",
-                   "metrics", "lint"}
+                   "metrics", "lint", "request_test"}
 
 
 def _number(value: Any, signed: bool = False) -> str:
@@ -201,6 +201,9 @@ def render_feedback(console: Console, feedback: dict[str, Any] | None) -> None:
                                         "bold green" if approved else "bold red"))
     if feedback.get("model_approved") and not approved:
         line.append(" (the model approved; a failing test or a HIGH finding overrules it)")
+    elif approved and feedback.get("model_approved") is False:
+        line.append(" (the model did not: its remarks are below; the request's test and "
+                    "every check pass)")
     tests = feedback.get("tests") or {}
     if tests.get("ran") is False:
         line.append("  no tests ran")
@@ -212,6 +215,13 @@ def render_feedback(console: Console, feedback: dict[str, Any] | None) -> None:
             line.append(f" (before: {before.get('passed', 0)} passed, "
                         f"{before.get('failed', 0)} failed)")
     console.print(line)
+    request_test = feedback.get("request_test")
+    if isinstance(request_test, dict):
+        names = ", ".join(printable(str(n)) for n in request_test.get("tests") or [])
+        state = "pass now" if request_test.get("passes") else "still fail"
+        console.print(Text(f"  request test {printable(str(request_test.get('path', '')))} "
+                           f"({names}): failed on the code before the change, {state}",
+                           style="green" if request_test.get("passes") else "yellow"))
     for failure in (tests.get("failures") or [])[:5]:
         console.print(Text(f"  - failing: {one_line(printable(str(failure)), 300)}",
                            style="red"))
