@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from build_replies import file_reply, no_wiring, reply_with_tests, tasks
 
-from codeloop.build.test_imports import add_forgotten_imports, importable_modules
+from codeloop.jobs.forgotten_imports import add_forgotten_imports, importable_modules
 
 MODULES = importable_modules(["fastapi", "pydantic"])
 

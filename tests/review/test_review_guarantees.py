@@ -38,18 +38,29 @@ def test_a_fix_that_does_not_import_goes_back_to_the_model_with_the_error(worksp
     assert out.pending_diffs[0]["modified_content"] == FIXED
 
 
-UNDEFINED = FIXED + "\n\ndef secret():\n    return os.getenv('CALC_SECRET')\n"
+UNDEFINED = FIXED + "\n\ndef secret():\n    return vault.read('CALC_SECRET')\n"
 
 
 def test_a_fix_with_an_undefined_name_goes_back_to_the_model(workspace, store):
-    # calc.py imports and its test passes: only the lint of the change sees the missing import
-    # (the 1.5B's hardcoded_secret case: os.getenv without `import os`)
-    imported = "import os\n\n\n" + UNDEFINED
-    out, llm = _start(workspace, store, [_whole("calc.py", UNDEFINED), _whole("calc.py", imported),
+    # calc.py imports and its test passes: only the lint of the change sees the undefined name
+    defined = "from calc_vault import vault\n\n\n" + UNDEFINED
+    (workspace / "calc_vault.py").write_text("vault = {}\n")
+    out, llm = _start(workspace, store, [_whole("calc.py", UNDEFINED), _whole("calc.py", defined),
                                          approve()], files=["calc.py"], request=SUM)
     assert out.status == "awaiting_approval", out.message
-    assert "calc.py:6: F821 Undefined name `os`" in llm.calls[1][-1].content
-    assert out.pending_diffs[0]["modified_content"] == imported
+    assert "calc.py:6: F821 Undefined name `vault`" in llm.calls[1][-1].content
+    assert out.pending_diffs[0]["modified_content"] == defined
+
+
+def test_a_forgotten_standard_library_import_is_added_by_the_harness(workspace, store):
+    # the 1.5B's hardcoded_secret case: os.getenv without `import os`, sent back that way by
+    # two refinements of three rounds each; the engine adds the import and says so
+    forgot = FIXED + "\n\ndef secret():\n    return os.getenv('CALC_SECRET')\n"
+    out, llm = _start(workspace, store, [_whole("calc.py", forgot), approve()],
+                      files=["calc.py"], request=SUM)
+    assert out.status == "awaiting_approval", out.message
+    assert out.pending_diffs[0]["modified_content"] == "import os\n" + forgot
+    assert llm.remaining == 0 and len(llm.calls) == 2  # the model was not asked again
 
 
 def test_code_that_does_not_import_is_never_approved(workspace, store):

@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from codeloop.build.contract import TaskContract
-from codeloop.build.test_imports import add_forgotten_imports, importable_modules
 from codeloop.build.test_scope import ScopeProblem, prune, scope_problems
 from codeloop.events import EventBus, Progress
 from codeloop.jobs.edits import whole_files
 from codeloop.jobs.extract import code_blocks
+from codeloop.jobs.forgotten_imports import add_forgotten_imports, importable_modules
 from codeloop.jobs.prompts import load_prompt
 from codeloop.jobs.stage import ask_model
 from codeloop.llm.base import LLM

@@ -15,6 +15,7 @@ prompt the same way).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 
 from codeloop.events import EventBus
@@ -24,12 +25,15 @@ from codeloop.jobs.edit_engine.echo_focus import echo_focus
 from codeloop.jobs.edit_engine.prompting import edit_messages, edit_prompt
 from codeloop.jobs.edit_engine.reply_files import files_from_reply
 from codeloop.jobs.edit_engine.request_coverage import unmet_parts
+from codeloop.jobs.forgotten_imports import add_forgotten_imports, importable_modules
 from codeloop.jobs.request_files import is_test_path
 from codeloop.jobs.stage import ask_model
 from codeloop.jobs.usage import UsageRecord
 from codeloop.llm.base import LLM
 
 MAX_ROUNDS = 3
+_STDLIB = frozenset(sys.stdlib_module_names) - {"this", "antigravity"}
+_TEST_IMPORTABLE = importable_modules([])
 RETRY_TEMPERATURE = 0.7  # as the agent's direct edit (jobs/react/context_first.py)
 
 
@@ -74,6 +78,7 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
                           temperature=RETRY_TEMPERATURE if repeated else spec.temperature)
         result.replies.append(reply.text)
         changes, problems = files_from_reply(reply.text, plan, shown, task.request)
+        changes = _with_forgotten_imports(changes, result.notes)
         if reply.finish_reason == "length":
             problems.append(f"attempt {attempt} was cut off at the length limit: write each "
                             "file once, without repeating lines")
@@ -129,6 +134,20 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
     result.prompt_tokens = usage.prompt_tokens - start.prompt_tokens
     result.completion_tokens = usage.completion_tokens - start.completion_tokens
     return result
+
+
+def _with_forgotten_imports(changes: dict[str, str], notes: list[str]) -> dict[str, str]:
+    """Each Python file with the standard-library imports it uses and forgot (`os.getenv`
+    with no `import os`; tests may also use pytest): the harness adds them, as a said note."""
+    out = {}
+    for path, text in changes.items():
+        if path.endswith(".py"):
+            importable = _TEST_IMPORTABLE if is_test_path(path) else _STDLIB
+            text, added = add_forgotten_imports(text, importable)
+            if added:
+                notes.append(f"added the forgotten import(s) {', '.join(added)} to {path}")
+        out[path] = text
+    return out
 
 
 def _write(site: EditSite, plan: Plan, changes: dict[str, str], problems: list[str]

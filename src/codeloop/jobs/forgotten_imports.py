@@ -1,8 +1,11 @@
-"""The imports a model's test file forgot, added by the harness: a module the tests use as
-`name.attr` (`pytest.raises`, `json.loads`) that nothing in the file binds, and that the
-tests can import (pytest, the standard library, the stack's packages). Measured on the 1.5B
-(build benchmark, bookmarks B1): tests using `pytest.raises` without `import pytest`, caught
-as "undefined name" three times, and the task blocked with right code never asked for."""
+"""The imports a model's file forgot, added by the harness: a module the file uses as
+`name.attr` (`pytest.raises`, `os.getenv`) that nothing in it binds, and that it can import
+(the standard library; pytest and the stack's packages for build's tests). Measured on the
+1.5B: build's tests used `pytest.raises` without `import pytest`, caught as "undefined name"
+three times, and the task was blocked with right code never asked for (bookmarks B1); a
+review fix read `os.getenv` without `import os`, and two refinements of three rounds each
+sent the file back without it (hardcoded_secret). Used by build's tests first and by the
+edit engine on every Python file a reply writes (jobs/edit_engine/rounds.py)."""
 
 from __future__ import annotations
 
