@@ -217,4 +217,5 @@ def write_request_test(state: ReviewState, ctx: ReviewContext, usage: UsageRecor
         keep = set(again.reproduced)
     trail.log("thinking", f"request test {path}: {', '.join(sorted(keep))} fail on the code "
                           "as it is; the review runs them with the workspace's tests")
+    trail.log("result", text, {"prompt": "request_test", "path": path})
     return {"path": path, "content": text, "reproduced": sorted(keep)}

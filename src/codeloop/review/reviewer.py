@@ -230,6 +230,7 @@ def review(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
     feedback = {"approved": approved, "model_approved": model_said_yes, "iteration": iteration,
                 "request_test": ({"path": request_test["path"],
                                   "tests": request_test["reproduced"],
+                                  "content": request_test["content"],
                                   "passes": _request_verified(state, tests)}
                                  if request_test.get("path") else None),
                 "issues": [*blocking, *issues], "suggestions": suggestions,
