@@ -123,9 +123,10 @@ def test_judge_reads_what_each_failure_says_of_the_test(tmp_path):
                           "no:cacheprovider", "-o", "addopts=", "test_r.py"],
                          cwd=tmp_path, capture_output=True, text=True, check=False)
     verdicts = judge(run.stdout, "test_r.py")
-    assert verdicts.reproduced == ["test_assert", "test_raised_in_code", "test_did_not_raise",
-                                   "test_param"]
-    assert set(verdicts.mistaken) == {"test_name", "test_wrong_call"}
+    assert verdicts.reproduced == ["test_assert", "test_did_not_raise", "test_param"]
+    # an exception from the code may be the test's own setup (path_traversal on the 1.5B:
+    # FileNotFoundError for a file the test never made): not a reproduction
+    assert set(verdicts.mistaken) == {"test_raised_in_code", "test_name", "test_wrong_call"}
     assert verdicts.mistaken["test_name"].startswith("NameError")
     assert verdicts.passed == 1 and verdicts.broken == ""
     (tmp_path / "test_r.py").write_text("from calc import nothing_here\n\n\ndef test_x():\n"

@@ -55,3 +55,34 @@ def test_written_lines_count_a_reindented_line_and_a_new_file():
         ("MEDIUM security finding on a line this change wrote, c.py line 3: B506 yaml: "
          "write it without that pattern")]
     assert written_line_problems([finding], after, after) == []
+
+
+TOKENS = ('"""Reset tokens."""\n\nimport random\nimport string\nimport subprocess\n\n\n'
+          'def reset_token(length=32):\n'
+          '    return "".join(random.choice(string.ascii_letters) for _ in range(length))\n\n\n'
+          'def host():\n    return subprocess.run(["hostname"], check=False)\n')
+KEPT = TOKENS.replace("random.choice(string.ascii_letters)",
+                      "random.choice(string.ascii_letters + string.digits)")
+SAFE = TOKENS.replace("import random\n", "import secrets\n").replace(
+    "random.choice(string.ascii_letters)", "secrets.choice(string.ascii_letters)")
+
+
+def test_a_flagged_pattern_goes_to_the_first_refinement_and_may_not_be_rewritten_as_is(
+        tmp_path, store):
+    from review_helpers import NO_REQUEST_TEST
+
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "tokens.py").write_text(TOKENS)
+    whole = "FILE: tokens.py\n```python\n{}```"
+    out, llm = _start(ws, store, [NO_REQUEST_TEST, whole.format(KEPT), whole.format(SAFE),
+                                  approve()],
+                      files=["tokens.py"], request="Make reset_token unpredictable in tokens.py")
+    assert out.status == "awaiting_approval", out.message
+    first = llm.calls[2][-1].content  # the refiner's first round
+    assert "the security gate flags tokens.py line 9 (LOW): B311" in first
+    assert "B404" not in first and "B603" not in first  # `import subprocess`, the safe call
+    again = llm.calls[3][-1].content  # the rewrite kept random.choice (LOW B311): told so
+    assert "LOW security finding the review reported before the change is still on a line " \
+           "this change wrote, tokens.py line 9: B311" in again
+    assert out.pending_diffs[0]["modified_content"] == SAFE

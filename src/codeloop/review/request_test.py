@@ -13,9 +13,9 @@ and the reviewer a fact.
 The model writes the tests through the kit's edit engine (only the test file may be
 written; the code is shown read only) and the sandbox runs them on the code under review.
 A test function is kept when it fails there the way a missing behaviour fails: an assertion
-or a `pytest.raises` that did not raise in the test, or an exception raised inside the
-workspace's code. A test that fails by its own mistake (a name never imported, a call with
-the wrong arguments) or passes already says nothing about the request and is dropped; with
+or a `pytest.raises` that did not raise, in the test. A test that fails otherwise (a name
+never imported, a call with the wrong arguments, an exception from the code such as a file
+its setup never made) or passes already says nothing sure about the request and is dropped; with
 none left after ROUNDS model calls there is no request test and the review goes on as
 before. The file is never part of the change a person approves: it is laid over the sandbox
 copy when the review's tests run."""
@@ -114,12 +114,11 @@ def judge(stdout: str, path: str) -> Verdicts:
         where, _line, kind = frames[-1]
         message = (_E_LINE.findall(body) or [kind])[0].strip()
         in_test = where.endswith(PurePosixPath(path).name) and not where.startswith("/")
-        if any(kind.startswith(m) or message.startswith(m) for m in TEST_MISTAKES):
-            mistaken = True
-        elif in_test:
-            mistaken = kind not in ("AssertionError", "Failed")
-        else:
-            mistaken = False
+        # Only an assertion, or a `pytest.raises` that did not raise, in the test itself says
+        # the behaviour is missing: an exception from the code (a FileNotFoundError for a file
+        # the test never made, on the 1.5B's path_traversal) is as often the test's setup.
+        mistaken = not in_test or kind not in ("AssertionError", "Failed") or any(
+            kind.startswith(m) or message.startswith(m) for m in TEST_MISTAKES)
         if "." in function:  # a method of a test class: kept or dropped with its class
             if mistaken:
                 verdicts.broken = (f"{function}: {message}: write top-level test functions, "

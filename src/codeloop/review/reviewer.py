@@ -33,7 +33,7 @@ from codeloop.review.state import (
     ReviewState,
 )
 from codeloop.review.verdict import RETRY_NOTE, tolerant_verdict
-from codeloop.review.written_findings import written_line_problems
+from codeloop.review.written_findings import is_noise, written_line_problems
 
 VERDICT_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -97,7 +97,7 @@ def _flagged(state: ReviewState) -> list[str]:
             f"({f['severity'].upper()}): {f['message']}"
             for f in state["security_findings"][:MAX_ITEMS]
             if f.get("tool") == "bandit" and f["severity"] != "high"
-            and not is_test_path(f["file_path"])]
+            and not is_test_path(f["file_path"]) and not is_noise(f)]
 
 
 def _request_verified(state: ReviewState, tests: dict[str, Any]) -> bool:
