@@ -72,20 +72,6 @@ def test_an_echo_gets_the_failure_worked_through_then_a_sample(box):
     assert "worked through" in second or "The check fails with" in second
     # greedy twice, then a sample: the same prompt would get the same answer
     assert llm.temperatures[:2] == [0.0, 0.0] and llm.temperatures[2] == RETRY_TEMPERATURE
-    # after an echo, the changed functions only are asked for (merged by name)
-    assert "Reply with only the functions or classes you change" in second
-    assert "Reply with only the functions" not in llm.calls[0][-1].content
-
-
-def test_a_function_sent_alone_after_an_echo_is_merged_into_the_file(box):
-    site = _site(box)
-    echo = f"FILE: ages.py\n```python\n{BUGGY}```\n"
-    llm = ScriptedLLM([echo, f"FILE: ages.py\n```python\n{FIXED_BODY}```\n"])
-    result = run_edit(llm, _task(box, site.check()), site)
-    text = box.workspace.read_text("ages.py")
-    assert result.passed and result.calls == 2
-    assert text.startswith('"""Ages."""') and "LIMIT = 150" in text
-    assert text.rstrip().endswith('"""Notes kept at the end of the module: never lost."""')
 
 
 def test_a_fix_in_a_malformed_block_is_used(box):

@@ -59,16 +59,12 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
     problems: list[str] = []
     asked: list[list[tuple[str, str]]] = []
     echoes = 0
-    echoed_last = False
     unmet: list[str] = []
     passing: dict[str, str] | None = None  # the files as they passed, before a coverage round
     attempt = 0
     while attempt < rounds:
         attempt += 1
-        # after an echo, ask for the changed functions only (merged by name), as the agent's
-        # direct edit does: the 1.5B copies a whole file it is shown back unchanged
-        messages = edit_messages(spec, task, shown, check, attempt, problems, unmet=unmet,
-                                 functions_only=echoed_last and not task.whole_files)
+        messages = edit_messages(spec, task, shown, check, attempt, problems, unmet=unmet)
         prompt = [(m.role, m.content) for m in messages]
         repeated = prompt in asked or echoes >= 2 or (sample_first and attempt == 1) or \
             (len(result.replies) > 1 and result.replies[-1] in result.replies[:-1])
@@ -87,7 +83,6 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
             problems.append(f"attempt {attempt} was cut off at the length limit: write each "
                             "file once, without repeating lines")
         same = [p for p, text in changes.items() if shown.get(p) == text]
-        echoed_last = any(not _protected(plan, p) for p in same)
         # a reply that only rewrote the tests (the specification) did not see the bug either
         tests_only = [p for p in changes if p not in same and _protected(plan, p)]
         written = _write(site, plan, {p: t for p, t in changes.items() if p not in same},
