@@ -20,6 +20,7 @@ def _script(test_text: str) -> list[str]:
 
 
 def test_a_minority_of_failing_task_tests_is_dropped_and_named(build):
+    # (the 1.5B's notes N1 and todo T1: one of two own tests failing, the same rule)
     built = build(tasks(("A",)), {"task:A": _script(HEAD + GOOD + WRONG),
                                   "integration": no_wiring()})
     assert built.final["status"] == "COMPLETE", built.final
@@ -27,6 +28,13 @@ def test_a_minority_of_failing_task_tests_is_dropped_and_named(build):
     assert "def test_one" in kept and "def test_int" in kept and "test_two" not in kept
     assert "dropped 1 of 3 tests in tests/test_a.py" in "\n".join(built.progress())
     assert "test_two" in "\n".join(built.progress())
+
+
+def test_half_of_the_task_tests_failing_are_dropped_too(build):
+    half = HEAD + "def test_one():\n    assert a() == 1\n" + WRONG
+    built = build(tasks(("A",)), {"task:A": _script(half), "integration": no_wiring()})
+    assert built.final["status"] == "COMPLETE", built.final
+    assert "dropped 1 of 2 tests in tests/test_a.py" in "\n".join(built.progress())
 
 
 def test_most_task_tests_failing_drops_nothing(build):
