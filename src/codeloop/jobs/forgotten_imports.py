@@ -13,6 +13,10 @@ import ast
 import sys
 from collections.abc import Iterable
 
+# what a module of the project may import without installing anything ("this" and
+# "antigravity" print or open a browser on import: never added)
+STANDARD_LIBRARY = frozenset(sys.stdlib_module_names) - {"this", "antigravity"}
+
 
 def importable_modules(packages: Iterable[str]) -> frozenset[str]:
     """pytest, the standard library and the stack's packages, as import names."""

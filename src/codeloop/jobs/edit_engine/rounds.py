@@ -15,7 +15,6 @@ prompt the same way).
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 
 from codeloop.events import EventBus
@@ -25,14 +24,17 @@ from codeloop.jobs.edit_engine.echo_focus import echo_focus
 from codeloop.jobs.edit_engine.prompting import edit_messages, edit_prompt
 from codeloop.jobs.edit_engine.reply_files import files_from_reply
 from codeloop.jobs.edit_engine.request_coverage import unmet_parts
-from codeloop.jobs.forgotten_imports import add_forgotten_imports, importable_modules
+from codeloop.jobs.forgotten_imports import (
+    STANDARD_LIBRARY,
+    add_forgotten_imports,
+    importable_modules,
+)
 from codeloop.jobs.request_files import is_test_path
 from codeloop.jobs.stage import ask_model
 from codeloop.jobs.usage import UsageRecord
 from codeloop.llm.base import LLM
 
 MAX_ROUNDS = 3
-_STDLIB = frozenset(sys.stdlib_module_names) - {"this", "antigravity"}
 _TEST_IMPORTABLE = importable_modules([])
 RETRY_TEMPERATURE = 0.7  # as the agent's direct edit (jobs/react/context_first.py)
 
@@ -142,7 +144,7 @@ def _with_forgotten_imports(changes: dict[str, str], notes: list[str]) -> dict[s
     out = {}
     for path, text in changes.items():
         if path.endswith(".py"):
-            importable = _TEST_IMPORTABLE if is_test_path(path) else _STDLIB
+            importable = _TEST_IMPORTABLE if is_test_path(path) else STANDARD_LIBRARY
             text, added = add_forgotten_imports(text, importable)
             if added:
                 notes.append(f"added the forgotten import(s) {', '.join(added)} to {path}")
