@@ -1,5 +1,6 @@
-"""A task's own tests that its code does not meet, after the code and the test repair were
-both sent back unchanged: the few failing ones are dropped and named, the task merges (the
+"""A task's own tests that its code does not meet, after the code rounds are spent (or the
+code and the test repair were both sent back unchanged): the few failing ones are dropped
+and named, the task merges (the
 1.5B's B1 on the bookmarks graph: 2 of 3 tests passed, the retry's new tests reached outside
 the task, and the whole graph was blocked). Most tests failing, or a failure outside the
 task's file, drops nothing. Real build: git, sandbox, pytest, scripted task agents."""
@@ -45,6 +46,19 @@ def test_most_task_tests_failing_drops_nothing(build):
     assert built.final["status"] != "COMPLETE"
     assert "A" in built.final["failed_tasks"]
     assert "dropped" not in "\n".join(built.progress())
+
+
+def test_tests_still_failing_when_the_code_rounds_are_spent_are_dropped_too(build):
+    # no echo: each round changes the code (the 1.5B's inventory I2 ended its rounds so)
+    varied = [file_reply(("app/a.py", f"def a():\n    return {n} - {n - 1}\n"))
+              for n in range(2, 12)]
+    built = build(tasks(("A",)), {"task:A": [reply_with_tests(HEAD + GOOD + WRONG), *varied],
+                                  "integration": no_wiring()})
+    assert built.final["status"] == "COMPLETE", built.final
+    progress = "\n".join(built.progress())
+    assert "dropped 1 of 3 tests in tests/test_a.py that" in progress
+    assert "rounds of code did not meet: test_two" in progress
+    assert "one round to fix" not in progress  # no echo, no test repair round
 
 
 def test_the_test_functions_of_a_file_are_its_top_level_tests():

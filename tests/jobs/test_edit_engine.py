@@ -63,15 +63,19 @@ def test_an_echo_gets_the_failure_worked_through_then_a_sample(box):
     failing = site.check()
     assert failing is not None and not failing.passed
     echo = f"FILE: ages.py\n```python\n{BUGGY}```\n"
-    llm = ScriptedLLM([echo, echo, f"FILE: ages.py\n```python\n{FIXED_BODY}```\n"])
+    reading = "int(text) raises on 'abc' and nothing checks the LIMIT."
+    llm = ScriptedLLM([echo, echo, reading, f"FILE: ages.py\n```python\n{FIXED_BODY}```\n"])
     result = run_edit(llm, _task(box, failing), site)
-    assert result.passed and result.calls == 3
-    second, _third = llm.calls[1][-1].content, llm.calls[2][-1].content
+    assert result.passed and result.calls == 4
+    second, asked, last = (llm.calls[n][-1].content for n in (1, 2, 3))
     assert "back unchanged" in second and "The lines the failure points at" in second
     assert "ages.py line " in second and "value = int(text)" in second
     assert "worked through" in second or "The check fails with" in second
+    # twice unchanged: the model's own reading of the failure first, then in the last prompt
+    assert "Which line of the code makes the tests fail" in asked
+    assert f"What is wrong, as you read it before (check it against the code): {reading}" in last
     # greedy twice, then a sample: the same prompt would get the same answer
-    assert llm.temperatures[:2] == [0.0, 0.0] and llm.temperatures[2] == RETRY_TEMPERATURE
+    assert llm.temperatures[:2] == [0.0, 0.0] and llm.temperatures[3] == RETRY_TEMPERATURE
 
 
 def test_a_fix_in_a_malformed_block_is_used(box):
@@ -119,10 +123,28 @@ def test_a_reply_that_only_rewrites_the_tests_gets_the_echo_framing(box):
     site = _site(box)
     failing = site.check()
     tests_only = f"FILE: test_ages.py\n```python\n{TESTS}\n# changed\n```\n"
-    llm = ScriptedLLM([tests_only, tests_only, f"FILE: ages.py\n```python\n{FIXED_BODY}```\n"])
+    llm = ScriptedLLM([tests_only, tests_only, "The LIMIT is never checked.",
+                       f"FILE: ages.py\n```python\n{FIXED_BODY}```\n"])
     result = run_edit(llm, _task(box, failing), site)
     assert result.passed and box.workspace.read_text("test_ages.py") == TESTS
     second = llm.calls[1][-1].content
     assert "You rewrote only test_ages.py" in second and "Change ages.py instead" in second
     assert "The lines the failure points at" in second
-    assert llm.temperatures[2] == RETRY_TEMPERATURE  # the second time: a sample
+    assert llm.temperatures[3] == RETRY_TEMPERATURE  # after the reading: a sample
+
+
+def test_a_file_created_in_one_round_is_shown_as_it_is_in_the_next(box):
+    # The engine listed a new file as "to create" in every round, never showing what the
+    # earlier round wrote (build's task modules): the model rewrote it blind each time.
+    (box.workspace.root / "test_ages.py").write_text(
+        "from limits import LIMIT\n\n\ndef test_limit():\n    assert LIMIT == 150\n")
+    task = EditTask(request="Create limits.py with LIMIT = 150.",
+                    files={"test_ages.py": box.workspace.read_text("test_ages.py")},
+                    edit=[], spec=["test_ages.py"], new=["limits.py"])
+    llm = ScriptedLLM(["FILE: limits.py\n```python\nLIMIT = 15\n```\n",
+                       "FILE: limits.py\n```python\nLIMIT = 150\n```\n"])
+    result = run_edit(llm, task, _site(box))
+    assert result.passed and result.calls == 2
+    second = llm.calls[1][-1].content
+    assert "FILE: limits.py\n```python\nLIMIT = 15\n```" in second
+    assert "New files to create" not in second

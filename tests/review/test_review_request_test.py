@@ -57,7 +57,7 @@ def test_a_request_test_that_fails_before_and_passes_after_outweighs_a_bare_obje
     assert "def test_fresh_cart_each_call" in shown.pop("content")
     assert "test_typo" not in feedback["request_test"]["content"]  # dropped: wrong itself
     assert shown == {"path": "test_codeloop_request.py", "tests": ["test_fresh_cart_each_call"],
-                     "passes": True}
+                     "passes": True, "set_aside": None}
     assert feedback["model_approved"] is False and feedback["approved"] is True
     assert "add_item should be defined at the top of the file" in feedback["suggestions"]
     # the refiner saw the request test and its failure on the code as it was

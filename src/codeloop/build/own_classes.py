@@ -21,25 +21,86 @@ def redefined_classes(path: str, text: str, contract: TaskContract) -> list[str]
         tree = ast.parse(text)
     except SyntaxError:
         return []  # the stack's tests report it
-    classes = [node.name for node in tree.body if isinstance(node, ast.ClassDef)]
     out = []
-    for name in classes:
-        home = next((p for p, names in sorted(contract.built.items())
-                     if p != path and p not in contract.modules and name in names
-                     and not is_test_module(p)), None)
+    for node in tree.body:
+        home = _home(node, path, contract) if isinstance(node, ast.ClassDef) else None
         if home is not None:
-            out.append(f"class {name} is already defined in {module_of(home)} on main: "
-                       f"write `from {module_of(home)} import {name}` instead of defining "
-                       "it again")
+            out.append(f"class {node.name} is already defined in {module_of(home)} on main: "
+                       f"write `from {module_of(home)} import {node.name}` instead of "
+                       "defining it again")
     return out
 
 
+def import_instead(path: str, text: str, contract: TaskContract) -> tuple[str, list[str]]:
+    """(`text` with each top-level class that main defines elsewhere replaced by an import
+    of it, one note per replaced class); unchanged when there is none or the result would
+    not parse."""
+    if not path.endswith(".py") or is_test_module(path):
+        return text, []
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return text, []
+    lines = text.splitlines(keepends=True)
+    drop: set[int] = set()
+    imports: dict[str, list[str]] = {}
+    notes = []
+    for node in tree.body:
+        home = _home(node, path, contract) if isinstance(node, ast.ClassDef) else None
+        if home is None:
+            continue
+        first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+        start = first - 1
+        while start > 0 and not lines[start - 1].strip():
+            start -= 1  # and the blank lines before it
+        drop.update(range(start, node.end_lineno or node.lineno))
+        imports.setdefault(module_of(home), []).append(node.name)
+        notes.append(f"{path}: class {node.name} is defined in {module_of(home)} on main; the "
+                     f"harness replaced your copy with `from {module_of(home)} import "
+                     f"{node.name}`: use that class as it is")
+    if not imports:
+        return text, []
+    added = "".join(f"from {module} import {', '.join(names)}\n"
+                    for module, names in imports.items())
+    at = _after_imports(tree)
+    kept = [line for number, line in enumerate(lines) if number not in drop]
+    at -= sum(1 for number in drop if number < at)
+    result = "".join([*kept[:at], added, *kept[at:]])
+    try:
+        ast.parse(result)
+    except SyntaxError:
+        return text, []
+    return result, notes
+
+
+def _home(node: ast.ClassDef, path: str, contract: TaskContract) -> str | None:
+    return next((p for p, names in sorted(contract.built.items())
+                 if p != path and p not in contract.modules and node.name in names
+                 and not is_test_module(p)), None)
+
+
+def _after_imports(tree: ast.Module) -> int:
+    """The line after the module's leading docstring and imports (0-based)."""
+    at = 0
+    for node in tree.body:
+        leading = (isinstance(node, (ast.Import, ast.ImportFrom))
+                   or (node is tree.body[0] and isinstance(node, ast.Expr)
+                       and isinstance(node.value, ast.Constant)))
+        if not leading:
+            break
+        at = node.end_lineno or node.lineno
+    return at
+
+
 class NoRedefinitions:
-    """An edit site that refuses a write re-defining a class on main (redefined_classes); the
-    rest is `site`'s."""
+    """An edit site whose `prepare` replaces a copy of a class on main with its import, and
+    that refuses a write still re-defining one (redefined_classes); the rest is `site`'s."""
 
     def __init__(self, site: EditSite, contract: TaskContract) -> None:
         self.site, self.contract = site, contract
+
+    def prepare(self, path: str, text: str) -> tuple[str, list[str]]:
+        return import_instead(path, text, self.contract)
 
     def write(self, path: str, text: str) -> str | None:
         problems = redefined_classes(path, text, self.contract)

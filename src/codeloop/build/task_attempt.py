@@ -76,12 +76,15 @@ def run_attempt(llm: LLM, runtime: BuildRuntime, stack: Stack, task: dict[str, A
         code = repair_tests(llm, site, contract, task, test_path, code, stage=label)
         for note in list(dict.fromkeys(code.notes[before:]))[:MAX_NOTES]:
             say(note)  # why the repair was not taken (out of scope, no file)
-        if not code.passed:  # still standing by both: the few failing tests go
-            dropped = drop_unmet_tests(site, test_path, code.output, say)
-            if dropped:
-                summary = site.last.summary if site.last else code.summary
-                code = replace(code, passed=True, summary=summary,
-                               notes=[*code.notes, f"dropped tests: {', '.join(dropped)}"])
+        why = "that the code, sent back unchanged twice, does not meet"
+    else:
+        why = f"that {fix_rounds + 1} rounds of code did not meet"
+    if not code.passed:  # the few failing tests the code could not meet go (unmet_tests.py)
+        dropped = drop_unmet_tests(site, test_path, code.output, say, why)
+        if dropped:
+            summary = site.last.summary if site.last else code.summary
+            code = replace(code, passed=True, summary=summary,
+                           notes=[*code.notes, f"dropped tests: {', '.join(dropped)}"])
     tokens = tests.tokens + code.tokens
     if not code.passed:
         # The next attempt's tests are asked for with what failed (a test may be the wrong one).

@@ -1,14 +1,15 @@
 """A task's own tests that its code could not meet, dropped when they are at most half.
 
-The model writes a task's tests first and then its code. When the code rounds and the test
-repair round all stand by what they wrote (the code sent back unchanged as right) and at
-most half of the task's own test functions still fail while the rest pass, those tests are
-more likely wrong than the code: TestGen-LLM (Meta, 2024) keeps only generated tests that
+The model writes a task's tests first and then its code. When the code rounds are spent
+(or they and the test repair round all stand by what they wrote, the code sent back
+unchanged as right) and at most half of the task's own test functions still fail while the
+rest pass, those tests are more likely wrong than the code: TestGen-LLM (Meta, 2024) keeps only generated tests that
 pass for the same reason, and the agent drops the failing tests it wrote itself
 (jobs/edit_engine/failing_new_tests.py). Measured on the 1.5B (build benchmark, bookmarks):
 B1's tests had 2 passing and 1 failing, the code and the test repair were sent back
 unchanged, the retry wrote new tests that reached outside the task, and all three tasks
-were blocked (0 of 11 acceptance tests). Only the task's own file is pruned, never a test
+were blocked (0 of 11 acceptance tests); inventory's I2 ended its rounds with 9 of 15
+passing, the code still changing, and was blocked with its dependants. Only the task's own file is pruned, never a test
 on main; the task's outcome names each dropped test, so a test that found a real bug is
 not lost silently.
 """
@@ -34,7 +35,7 @@ def test_functions(source: str) -> list[str]:
 
 
 def drop_unmet_tests(site: StackSite, test_path: str, output: str,
-                     say: Callable[[str], None]) -> list[str]:
+                     say: Callable[[str], None], why: str) -> list[str]:
     """Drop the failing functions of `test_path` when they are at most half of its tests
     (one is left at least) and every failure of the run (`output`, pytest's) is one of them; the names dropped when
     the stack's tests then pass, else [] with the file as it was."""
@@ -51,8 +52,8 @@ def drop_unmet_tests(site: StackSite, test_path: str, output: str,
         return []
     if site.check().passed:
         dropped = sorted(mine)
-        say(f"dropped {len(dropped)} of {len(names)} tests in {test_path} that the code, sent "
-            f"back unchanged twice, does not meet: {', '.join(dropped)}")
+        say(f"dropped {len(dropped)} of {len(names)} tests in {test_path} {why}: "
+            f"{', '.join(dropped)}")
         return dropped
     site.write(test_path, text)
     return []

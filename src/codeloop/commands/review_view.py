@@ -219,6 +219,8 @@ def render_feedback(console: Console, feedback: dict[str, Any] | None) -> None:
     if isinstance(request_test, dict):
         names = ", ".join(printable(str(n)) for n in request_test.get("tests") or [])
         state = "pass now" if request_test.get("passes") else "still fail"
+        if request_test.get("set_aside"):
+            state = "set aside: " + one_line(printable(str(request_test["set_aside"])), 400)
         console.print(Text(f"  request test {printable(str(request_test.get('path', '')))} "
                            f"({names}): failed on the code before the change, {state}",
                            style="green" if request_test.get("passes") else "yellow"))

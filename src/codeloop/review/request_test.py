@@ -48,6 +48,24 @@ _LAST_FRAME = re.compile(r"^(\S+?\.py):(\d+): (\w[\w.]*)$", re.MULTILINE)
 _E_LINE = re.compile(r"^E\s+(.+)$", re.MULTILINE)
 
 
+def failure_texts(stdout: str, path: str) -> dict[str, list[str]]:
+    """{test function: [its `E` lines, one text per failing case]} for the failing test
+    functions of `path` in pytest's long output (the summary lines are cut at 80 columns:
+    two different values can read the same there)."""
+    texts: dict[str, list[str]] = {}
+    titles = list(_SECTION.finditer(stdout))
+    for number, title in enumerate(titles):
+        end = titles[number + 1].start() if number + 1 < len(titles) else len(stdout)
+        body, name = stdout[title.end():end], title.group(1)
+        frames = _LAST_FRAME.findall(body)  # the first frame is the test function's own
+        if name.startswith(("ERROR", "short test summary")) or not frames \
+                or not frames[0][0].endswith(PurePosixPath(path).name):
+            continue
+        texts.setdefault(name.split("[")[0], []).append(
+            "\n".join(line.rstrip() for line in _E_LINE.findall(body)))
+    return {name: sorted(found) for name, found in texts.items()}
+
+
 @dataclass
 class Verdicts:
     """What the request test's run on the code under review says of each test function."""
@@ -60,9 +78,11 @@ class Verdicts:
 
 def overlay(state: ReviewState) -> dict[str, str]:
     """{path: content} of the run's request test, to lay over the sandbox copy ({} when
-    there is none; .get: a checkpoint from before request tests)."""
+    there is none or it was set aside; .get: a checkpoint from before request tests)."""
     found = state.get("request_test") or {}
-    return {found["path"]: found["content"]} if found.get("path") else {}
+    if not found.get("path") or not found.get("reproduced"):
+        return {}  # all set aside: they did not see the change (request_test_unseen.py)
+    return {found["path"]: found["content"]}
 
 
 def target_files(state: ReviewState) -> list[str]:
@@ -142,6 +162,7 @@ class _RequestTestSite:
         self.state, self.ctx, self.trail, self.path = state, ctx, trail, path
         self.text: str | None = None
         self.verdicts: Verdicts | None = None
+        self.stdout = ""  # pytest's output of the last run
 
     def write(self, path: str, text: str) -> str | None:
         if path != self.path:
@@ -159,6 +180,7 @@ class _RequestTestSite:
                                      timeout=self.ctx.sandbox_timeout,
                                      unsafe_no_sandbox=self.ctx.unsafe_no_sandbox,
                                      extra={self.path: text}, only=[self.path])
+        self.stdout = result["stdout"]
         return judge(result["stdout"], self.path), result
 
     def check(self) -> Check | None:
@@ -182,8 +204,8 @@ class _RequestTestSite:
 
 def write_request_test(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
                        trail: DebugTrail, spec: dict[str, str]) -> dict[str, Any] | None:
-    """{path, content, reproduced: [names]} of a test of the request that fails on the code
-    under review, or None. `spec`: the workspace tests that import the code (shown as the
+    """{path, content, reproduced: [names], failed_with: {name: [what pytest said]}} of a
+    test of the request that fails on the code under review, or None. `spec`: the workspace tests that import the code (shown as the
     example of how to import and call it)."""
     targets = target_files(state)
     if not targets:
@@ -217,4 +239,6 @@ def write_request_test(state: ReviewState, ctx: ReviewContext, usage: UsageRecor
     trail.log("thinking", f"request test {path}: {', '.join(sorted(keep))} fail on the code "
                           "as it is; the review runs them with the workspace's tests")
     trail.log("result", text, {"prompt": "request_test", "path": path})
-    return {"path": path, "content": text, "reproduced": sorted(keep)}
+    failed = {name: found for name, found in failure_texts(site.stdout, path).items()
+              if name in keep}
+    return {"path": path, "content": text, "reproduced": sorted(keep), "failed_with": failed}

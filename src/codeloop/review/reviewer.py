@@ -26,6 +26,7 @@ from codeloop.review.debug import DebugTrail
 from codeloop.review.diffs import pending_changes
 from codeloop.review.import_check import import_problems
 from codeloop.review.request_test import overlay, write_request_test
+from codeloop.review.request_test_unseen import unseen_change
 from codeloop.review.state import (
     MAX_ITERATIONS,
     MAX_REFINEMENT_ITERATIONS,
@@ -188,6 +189,12 @@ def review(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
         state = {**state, "request_test": found or {}}  # type: ignore[assignment]
         update["request_test"] = found or {}
     tests = _tests(state, ctx, trail)
+    unseen = unseen_change(state, tests)
+    if unseen:  # request test functions that did not see the change stop blocking
+        state = {**state, "request_test": unseen}  # type: ignore[assignment]
+        update["request_test"] = unseen
+        trail.log("thinking", unseen["set_aside"])
+        tests = _tests(state, ctx, trail)
     lint = [line for a in state["artifacts"] for line in ruff_findings(a["file_path"],
                                                                        a["content"])]
     metrics = metric_deltas(state["originals"], state["artifacts"])
@@ -231,7 +238,8 @@ def review(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
                 "request_test": ({"path": request_test["path"],
                                   "tests": request_test["reproduced"],
                                   "content": request_test["content"],
-                                  "passes": _request_verified(state, tests)}
+                                  "passes": _request_verified(state, tests),
+                                  "set_aside": request_test.get("set_aside")}
                                  if request_test.get("path") else None),
                 "issues": [*blocking, *issues], "suggestions": suggestions,
                 "tests": {"ran": tests["ran"], "passed": tests["passed"],

@@ -6,7 +6,9 @@ agent's direct edit are written against these names.
   files the model may create, and the concrete failure now (test output, review findings).
 - EditSite: where the files live. `write` is the only way a file changes (the site guards
   it: path guard, host policy, the job's own rules) and `check` is the harness's verdict on
-  the files as they are now (tests in the sandbox, compile and import checks, ...).
+  the files as they are now (tests in the sandbox, compile and import checks, ...). A site
+  may also have `prepare(path, text) -> (text, notes)`: the harness's own change to a
+  reply's file before the write, said to the model in the next prompt.
 - Check: one verdict, passed or not, with the output the next prompt shows.
 - EditResult: the files written, the last check, and what the rounds cost.
 

@@ -26,10 +26,13 @@ def edit_prompt() -> PromptSpec:
 
 def edit_messages(spec: PromptSpec, task: EditTask, shown: dict[str, str],
                   check: Check | None, attempt: int, problems: list[str], *,
-                  unmet: list[str] | None = None, functions_only: bool = False
-                  ) -> list[Message]:
-    """The prompt for one round: `shown` holds the files as they are now, `check` the
-    latest verdict (its output is the failure shown), `problems` the notes for this round."""
+                  unmet: list[str] | None = None, functions_only: bool = False,
+                  reading: str = "", checklist: list[str] | None = None) -> list[Message]:
+    """The prompt for one round, for every job that edits files (the agent's direct edit,
+    build's task agents, review's coder, refiner and request test): `shown` holds the files
+    as they are now, `check` the latest verdict (its output is the failure shown),
+    `problems` the notes for this round; `reading` and `checklist`: the agent's worked
+    reading of a failure and the request's parts still to do."""
     order = task.spec + [p for p in task.edit if p not in task.spec]
     files = [{"path": p, "content": with_newline(shown[p]), "language": language_of(p),
               "test": p in task.spec and is_test_path(p),
@@ -43,5 +46,5 @@ def edit_messages(spec: PromptSpec, task: EditTask, shown: dict[str, str],
                          passed=bool(check and check.passed),
                          command=check.label if check else "", attempt=attempt,
                          large=large, protect=task.protect_tests, problems=problems,
-                         functions_only=functions_only, unmet=unmet or [], reading="",
-                         checklist=[])
+                         functions_only=functions_only, unmet=unmet or [], reading=reading,
+                         checklist=checklist or [])

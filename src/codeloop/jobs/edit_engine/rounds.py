@@ -7,20 +7,25 @@ kept), the changed files written through the site (which guards every write), th
 site's check. It ends when the check passes; after a pass whose files leave part of the
 request undone (request_coverage), one round for the rest, kept only if it passes too.
 
-An echo (a file sent back unchanged, or only the tests rewritten) is met with another framing, not the same prompt: the
-failing assertion worked through and the suspicious lines (echo_focus.py); a second echo,
-or a prompt asked before, is sampled at RETRY_TEMPERATURE (greedy decoding answers the same
+An echo (a file sent back unchanged, or only the tests rewritten) is met with another
+framing, not the same prompt: the failing assertion worked through and the suspicious lines
+(echo_focus.py); after a second echo the model is asked for its reading of the failure in
+prose (failure_reading.py, one call more), which goes into the next prompt, and that prompt,
+like any asked before, is sampled at RETRY_TEMPERATURE (greedy decoding answers the same
 prompt the same way).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from codeloop.events import EventBus
 from codeloop.jobs.edit_engine.api import Check, EditResult, EditSite, EditTask
 from codeloop.jobs.edit_engine.context_plan import Plan
 from codeloop.jobs.edit_engine.echo_focus import echo_focus
+from codeloop.jobs.edit_engine.failure_reading import failure_reading
+from codeloop.jobs.edit_engine.failure_trace import failure_trace
 from codeloop.jobs.edit_engine.prompting import edit_messages, edit_prompt
 from codeloop.jobs.edit_engine.reply_files import files_from_reply
 from codeloop.jobs.edit_engine.request_coverage import unmet_parts
@@ -29,12 +34,14 @@ from codeloop.jobs.forgotten_imports import (
     add_forgotten_imports,
     importable_modules,
 )
+from codeloop.jobs.prompts import load_prompt
 from codeloop.jobs.request_files import is_test_path
 from codeloop.jobs.stage import ask_model
 from codeloop.jobs.usage import UsageRecord
 from codeloop.llm.base import LLM
 
 MAX_ROUNDS = 3
+DIAGNOSE = ("codeloop.jobs.edit_engine", "diagnose")
 _TEST_IMPORTABLE = importable_modules([])
 RETRY_TEMPERATURE = 0.7  # as the agent's direct edit (jobs/react/context_first.py)
 
@@ -63,10 +70,15 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
     echoes = 0
     unmet: list[str] = []
     passing: dict[str, str] | None = None  # the files as they passed, before a coverage round
+    reading = ""  # the model's reading of the failure, after two echoes
     attempt = 0
     while attempt < rounds:
         attempt += 1
-        messages = edit_messages(spec, task, shown, check, attempt, problems, unmet=unmet)
+        # the plan, not the task: a file an earlier round created is shown as it is now
+        # (it was listed as "to create" again, unseen, in every later round)
+        view = replace(task, edit=list(plan.edit), new=list(plan.new))
+        messages = edit_messages(spec, view, shown, check, attempt, problems, unmet=unmet,
+                                 reading=reading)
         prompt = [(m.role, m.content) for m in messages]
         repeated = prompt in asked or echoes >= 2 or (sample_first and attempt == 1) or \
             (len(result.replies) > 1 and result.replies[-1] in result.replies[:-1])
@@ -81,6 +93,7 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
         result.replies.append(reply.text)
         changes, problems = files_from_reply(reply.text, plan, shown, task.request)
         changes = _with_forgotten_imports(changes, result.notes)
+        changes = _prepared(site, changes, problems)
         if reply.finish_reason == "length":
             problems.append(f"attempt {attempt} was cut off at the length limit: write each "
                             "file once, without repeating lines")
@@ -102,6 +115,14 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
                                     f"attempt {attempt} changed only {', '.join(tests_only)}")
                 problems += echo_focus(check.output if check else "", shown, plan.edit, echoed,
                                        tests_only)
+                if echoes >= 2 and not reading and attempt < rounds and check is not None \
+                        and not check.passed:
+                    # twice unchanged: it does not see the bug; its own reading of the
+                    # failure goes into the next prompt (as the agent's direct edit does)
+                    _say(say, "the code came back unchanged twice: asking what is wrong first")
+                    reading, _ = failure_reading(
+                        llm, load_prompt(*DIAGNOSE), task.request, plan, shown, check.output,
+                        check.label, _trace(site, plan), stage=stage, bus=bus, usage=usage)
             else:
                 problems.append(f"attempt {attempt} changed no file: reply with a line "
                                 "`FILE: path` and the file's new content in a fenced block")
@@ -149,6 +170,28 @@ def _with_forgotten_imports(changes: dict[str, str], notes: list[str]) -> dict[s
             if added:
                 notes.append(f"added the forgotten import(s) {', '.join(added)} to {path}")
         out[path] = text
+    return out
+
+
+def _trace(site: EditSite, plan: Plan) -> str:
+    """What the code did in the first failing test, for a site whose files are a workspace
+    (the agent's and build's); "" for one that has no toolbox (review's)."""
+    box = getattr(site, "box", None)
+    return failure_trace(box, plan.edit) if box is not None else ""
+
+
+def _prepared(site: EditSite, changes: dict[str, str], problems: list[str]
+              ) -> dict[str, str]:
+    """Each change as the site's optional `prepare(path, text) -> (text, notes)` makes it
+    before the write (build puts the import of a class main defines in place of a copy);
+    its notes go into the next prompt, so what the model sees is what is on disk."""
+    prepare = getattr(site, "prepare", None)
+    if prepare is None:
+        return changes
+    out = {}
+    for path, text in changes.items():
+        out[path], notes = prepare(path, text)
+        problems += notes
     return out
 
 

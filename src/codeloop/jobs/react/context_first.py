@@ -34,6 +34,7 @@ from typing import Any
 
 from codeloop.events import EventBus, Progress
 from codeloop.jobs.artifacts import language_of
+from codeloop.jobs.edit_engine.api import Check, EditTask
 from codeloop.jobs.edit_engine.context_plan import (
     Plan,
     plan_context,
@@ -49,6 +50,7 @@ from codeloop.jobs.edit_engine.direct_files import (
 from codeloop.jobs.edit_engine.docstring_checks import failed_examples
 from codeloop.jobs.edit_engine.failing_new_tests import drop_failing_new_tests
 from codeloop.jobs.edit_engine.failure_reading import read_failure, with_newline
+from codeloop.jobs.edit_engine.prompting import edit_messages
 from codeloop.jobs.edit_engine.reply_files import files_from_reply
 from codeloop.jobs.edit_engine.request_coverage import quoted_part, unmet_parts
 from codeloop.jobs.prompts import load_prompt
@@ -62,7 +64,6 @@ from codeloop.redaction import redact_secrets
 
 MAX_ROUNDS = 3
 MAX_CONTEXT_CHARS = 24_000  # beyond this the files go to the loop, which reads them in parts
-WHOLE_FILE_MAX_LINES = 150  # longer files are edited by SEARCH/REPLACE blocks
 # A retry whose prompt is one already asked, after a reply that repeated an earlier one, or
 # after one cut off at the length limit (the 1.5B's greedy reply can loop on one line until
 # the limit: a test file of 20 copies of one assert, cut mid-line, that does not parse), is
@@ -264,15 +265,12 @@ class ContextFirst:
                   tests: tuple[bool, str] | None, command: str | None, attempt: int,
                   problems: list[str], echoed: bool, unmet: list[str], reading: str,
                   checklist: list[str] | None = None):
-        files = [{"path": p, "content": with_newline(shown[p]), "language": language_of(p),
-                  "test": p in plan.spec} for p in plan.spec + plan.edit if p in shown]
-        large = [p for p in plan.edit if len(shown.get(p, "").splitlines()) > WHOLE_FILE_MAX_LINES]
-        return self.prompt.messages(request=request, files=files, new_files=plan.new,
-                                    tests=tests[1] if tests else "",
-                                    passed=bool(tests and tests[0]), command=command or "",
-                                    attempt=attempt, large=large, protect=plan.protect,
-                                    problems=problems, functions_only=echoed, unmet=unmet,
-                                    reading=reading, checklist=checklist or [])
+        # the kit's prompt (edit_engine/prompting.py), as build and review ask
+        view = EditTask(request=request, files=shown, edit=plan.edit, spec=plan.spec,
+                        new=plan.new, protect_tests=plan.protect)
+        check = Check(tests[0], tests[1], command or "") if tests else None
+        return edit_messages(self.prompt, view, shown, check, attempt, problems, unmet=unmet,
+                             functions_only=echoed, reading=reading, checklist=checklist)
 
     def _diagnose(self, request: str, plan: Plan, shown: dict[str, str],
                   tests: tuple[bool, str], command: str) -> tuple[str, int]:

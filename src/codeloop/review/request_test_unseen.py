@@ -1,0 +1,81 @@
+"""A request test that did not see the change is set aside, not obeyed.
+
+Measured on the 1.5B (benchmarks/review_bench.py, mutable_default): the request test held
+`assert cart_size([]) == 2`, which no fix of `add_item` can meet; the refiner wrote the
+right fix (`cart=None`), every workspace test passed, and the request test failed with the
+very values it failed with before, so the review blocked a right change until "Max
+iterations". When the code changed (beyond its docstrings and comments), every other test
+passes, and each failing request test shows the same compared values as on the code before
+the change, the values that test looks at do not depend on the change: it measures nothing
+about it. It stops blocking, and the person sees why beside the diff.
+
+Only value comparisons count (`assert 0 == 2`, read in pytest's full output): a "DID NOT RAISE" or a bare
+AssertionError reads the same for a wrong fix as for a wrong test, so those stay in force
+(measured: input_validation's right test kept failing against wrong fixes)."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from codeloop.jobs.edit_engine.failing_new_tests import without_functions
+from codeloop.review.request_test import failure_texts
+from codeloop.review.state import ReviewState
+
+
+def _code_shape(text: str) -> str | None:
+    """The module's AST without docstrings (comments are not in it); None: not Python."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (isinstance(body, list) and body and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)):
+            node.body = body[1:] or [ast.Pass()]  # type: ignore[attr-defined]
+    return ast.dump(tree)
+
+
+def code_changed(state: ReviewState) -> bool:
+    """A Python file under review differs from the workspace's in more than docstrings."""
+    for artifact in state["artifacts"]:
+        before = state["originals"].get(artifact["file_path"])
+        if artifact["file_path"].endswith(".py") and before is not None \
+                and before != artifact["content"] \
+                and _code_shape(before) != _code_shape(artifact["content"]):
+            return True
+    return False
+
+
+def unseen_change(state: ReviewState, tests: dict[str, Any]) -> dict | None:
+    """The run's request test with the functions that did not see the change set aside
+    (see the module's docstring): {..., reproduced: the rest, content without them,
+    set_aside: why}, or None while every failing one measures the change. With none left
+    there is no request test to lay over the runs (overlay)."""
+    found = state.get("request_test") or {}
+    before, path = found.get("failed_with") or {}, found.get("path")
+    if not path or not before or not tests["failed"]:
+        return None
+    now = failure_texts(tests.get("stdout") or "", path)
+    if sum(len(texts) for texts in now.values()) != tests["failed"]:
+        return None  # another test fails too: the change is wrong, whatever this test is
+    same = all(before.get(name) == texts for name, texts in now.items())
+    if not now or not same or not all(text.startswith("assert ")
+                                       for texts in now.values() for text in texts):
+        return None
+    if not code_changed(state):
+        return None
+    unseen = sorted(now)
+    rest = [name for name in found.get("reproduced") or [] if name not in now]
+    content = without_functions(found["content"], set(unseen)) if rest else None
+    if content is None:
+        rest = []
+    shown = "; ".join(f"{name}: {texts[0].splitlines()[0]}" for name, texts in now.items())
+    why = (f"{', '.join(unseen)} fail with the values they failed with before the change, "
+           "although the code changed and every other test passes: they do not look at what "
+           f"the change did, so they no longer block ({shown[:300]})")
+    return {**found, "reproduced": rest, "content": content or found["content"],
+            "failed_with": {name: before[name] for name in rest if name in before},
+            "set_aside": why}
