@@ -197,7 +197,8 @@ def run_graph(name: str, proxy: peers.CountingProxy, alias: str, args: argparse.
             "completion_tokens": bucket.completion_tokens, "calls": bucket.calls,
             "files": [f for f in written if not f.startswith(".gpteng/")],
             "load_avg": [load_start, round(os.getloadavg()[0], 2)],  # 1 min, 2 cores
-            "command": [a.replace(str(scratch), "$SCRATCH") for a in argv]}
+            "command": [a.replace(str(scratch), "$SCRATCH").replace(f"{peers.REPO}/", "")
+                        for a in argv]}
 
 
 def write_readme(summary: dict[str, Any], out: Path, codeloop: Path) -> None:
@@ -222,7 +223,15 @@ def write_readme(summary: dict[str, Any], out: Path, codeloop: Path) -> None:
                "output), `gpteng.*` (its own logs: the model's replies), `project.tar.gz` "
                "(what it left, scored). Tokens are llama.cpp's usage per response, summed by "
                "the proxy. Load: the 1-minute load average at the start and the end of the run "
-               "(2 cores; the model lock keeps other model runs off, not test suites)."), ""]
+               "(2 cores; the model lock keeps other model runs off, not test suites)."), "",
+              ("Not alike: gpt-engineer writes the whole project in one reply (then a run.sh), "
+               "runs no test and gets no feedback (its offer to run run.sh on the host is "
+               "declined; --self-heal is not used), and writes its files only at its end, so a "
+               "run cut at the cap leaves the scaffold alone; codeloop writes tests first per "
+               "task, runs them in its sandbox, fixes, merges and integrates. gpt-engineer's "
+               "replies have no output cap (codeloop's calls: 1024 tokens each) and it sees all "
+               "tasks in one prompt (codeloop: one task and its contract per prompt, with "
+               "main's code)."), ""]
     (out / "README.md").write_text("\n".join(lines))
 
 

@@ -13,7 +13,8 @@ BREAKS = file_reply(("app/__init__.py", "from app.missing import thing\n"))
 
 
 def test_an_integration_that_breaks_a_passing_suite_is_rolled_back(build):
-    agents = {"task:A": func_task("a", "1"), "integration": [BREAKS] * 4}
+    # the wiring, three fix rounds and the reading of the failure after two echoes
+    agents = {"task:A": func_task("a", "1"), "integration": [BREAKS] * 5}
     built = build(tasks(("A",)), agents)
 
     assert built.final["status"] == "COMPLETE", built.final

@@ -61,6 +61,21 @@ def test_tests_still_failing_when_the_code_rounds_are_spent_are_dropped_too(buil
     assert "one round to fix" not in progress  # no echo, no test repair round
 
 
+def test_rounds_that_end_worse_are_undone_before_the_tests_are_judged(build):
+    # the 1.5B's S1 on the shortener graph: 1 of 2 own tests passing after two rounds, then a
+    # module that did not import, and the task was blocked on a collection error
+    worse = [file_reply(("app/a.py", f"raise RuntimeError({n})\ndef a():\n    return 1\n"))
+             for n in range(8)]
+    built = build(tasks(("A",)), {"task:A": [reply_with_tests(HEAD + GOOD + WRONG),
+                                             file_reply(("app/a.py", CODE)), *worse],
+                                  "integration": no_wiring()})
+    assert built.final["status"] == "COMPLETE", built.final
+    progress = "\n".join(built.progress())
+    assert "the last round left fewer tests passing: back to the round where" in progress
+    assert "dropped 1 of 3 tests in tests/test_a.py" in progress
+    assert (built.out / "app" / "a.py").read_text() == CODE
+
+
 def test_the_test_functions_of_a_file_are_its_top_level_tests():
     from codeloop.build.unmet_tests import test_functions
 

@@ -46,7 +46,8 @@ class StackSite:
             self.failures += 1
             if self.on_failure is not None:
                 self.on_failure(self.last, self.failures)
-        return Check(self.last.passed, self.last.output, self.label)
+        return Check(self.last.passed, self.last.output, self.label,
+                     score=self.last.counts[0] if not self.last.counts[2] else 0)
 
     @property
     def label(self) -> str:

@@ -32,6 +32,7 @@ class Check:
     passed: bool
     output: str = ""
     label: str = ""
+    score: int | None = None  # tests passing, where the site counts them (keeps the best round)
 
 
 @dataclass

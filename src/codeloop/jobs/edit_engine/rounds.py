@@ -5,7 +5,9 @@ the notes of the round before), the reply read tolerantly (whole files, function
 name, SEARCH/REPLACE blocks, malformed blocks, content the model did not mean to change
 kept), the changed files written through the site (which guards every write), then the
 site's check. It ends when the check passes; after a pass whose files leave part of the
-request undone (request_coverage), one round for the rest, kept only if it passes too.
+request undone (request_coverage), one round for the rest, kept only if it passes too. Where
+the site counts passing tests (Check.score), rounds that end worse than an earlier one are
+undone at the end: the files go back to the round with the most tests passing.
 
 An echo (a file sent back unchanged, or only the tests rewritten) is met with another
 framing, not the same prompt: the failing assertion worked through and the suspicious lines
@@ -71,6 +73,7 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
     unmet: list[str] = []
     passing: dict[str, str] | None = None  # the files as they passed, before a coverage round
     reading = ""  # the model's reading of the failure, after two echoes
+    best: tuple[int, dict[str, str]] | None = None  # most tests passing: (score, the files)
     attempt = 0
     while attempt < rounds:
         attempt += 1
@@ -141,6 +144,8 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
                 _restore(site, passing, shown, result)
                 check = site.check()
                 break
+            if check.score is not None and (best is None or check.score > best[0]):
+                best = (check.score, {p: shown[p] for p in result.files})
             continue
         if passing is None and attempt < rounds:
             unmet = unmet_parts(task.request, before, shown)
@@ -150,6 +155,14 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
                 problems = []
                 continue
         break
+    if check is not None and not check.passed and best is not None \
+            and (check.score is None or check.score < best[0]):
+        # a later round made it worse (the 1.5B's S1: 1 of 2 passing, then a module that
+        # does not import): the files go back to the round with the most tests passing
+        _say(say, f"the last round left fewer tests passing: back to the round where {best[0]} "
+                  "passed")
+        _restore(site, best[1], shown, result)
+        check = site.check()
     result.check = check
     result.passed = (check.passed if check is not None else bool(result.files))
     result.rounds = attempt
