@@ -273,25 +273,20 @@ def main(argv: list[str] | None = None) -> int:
         "minutes_per_graph": args.minutes_per_graph, "date": now_iso(),
         "commit": git_commit()})
     graphs = summary.setdefault("graphs", {})
-    model, alias = peers.resolve_model(args.model)
-    server_log = peers.REPO / "runs" / "build-peers-llama-server.log"
-    with peers.LlamaServer(model, alias, args.n_ctx, args.threads, server_log) as server:
-        proxy = peers.CountingProxy(server.url)
-        try:
-            for name in names:
-                graphs[name] = result = run_graph(name, proxy, alias, args, out / name)
-                summary["acceptance_passed"] = sum(g["acceptance_passed"]
-                                                   for g in graphs.values())
-                summary["acceptance_total"] = sum(g["acceptance_total"] for g in graphs.values())
-                summary["graphs_run"] = len(graphs)
-                path.write_text(json.dumps(summary, indent=2) + "\n")
-                write_readme(summary, out, args.codeloop_summary)
-                print(f"{name} [gpt-engineer]: {result['acceptance_passed']} / "
-                      f"{result['acceptance_total']} ({result['status']}, {result['calls']} "
-                      f"calls, {result['prompt_tokens'] + result['completion_tokens']} tokens, "
-                      f"{result['minutes']} min)", flush=True)
-        finally:
-            proxy.close()
+    with peers.counted_server(args.model, args.n_ctx, args.threads,
+                              "build-peers-llama-server.log") as (alias, proxy):
+        for name in names:
+            graphs[name] = result = run_graph(name, proxy, alias, args, out / name)
+            summary["acceptance_passed"] = sum(g["acceptance_passed"]
+                                               for g in graphs.values())
+            summary["acceptance_total"] = sum(g["acceptance_total"] for g in graphs.values())
+            summary["graphs_run"] = len(graphs)
+            path.write_text(json.dumps(summary, indent=2) + "\n")
+            write_readme(summary, out, args.codeloop_summary)
+            print(f"{name} [gpt-engineer]: {result['acceptance_passed']} / "
+                  f"{result['acceptance_total']} ({result['status']}, {result['calls']} "
+                  f"calls, {result['prompt_tokens'] + result['completion_tokens']} tokens, "
+                  f"{result['minutes']} min)", flush=True)
     return 0
 
 

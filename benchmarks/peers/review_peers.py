@@ -120,26 +120,21 @@ def main(argv: list[str] | None = None) -> int:
             "commit": bench.git_commit(), "engine": "llama_cpp.server + counting proxy "
             f"(n_ctx {args.n_ctx}, threads {args.threads}, max_tokens {args.max_tokens})",
             "date": now_iso(), "machine": "{cores} cores, {cpu_model}".format(**machine())}
-    model, alias = peers.resolve_model(args.model)
-    server_log = peers.REPO / "runs" / "review-peers-llama-server.log"
-    with peers.LlamaServer(model, alias, args.n_ctx, args.threads, server_log) as server:
-        proxy = peers.CountingProxy(server.url)
-        try:
-            for case in cases:
-                if case.name in done:
-                    continue
-                result = run_case(case, proxy, alias, args, logs=logs)
-                results.append(result)
-                with jsonl.open("a") as handle:
-                    handle.write(json.dumps(asdict(result)) + "\n")
-                print(f"{case.name} [{PEER}]: {'FIXED' if result.fixed else 'not fixed'} "
-                      f"({result.status}; hidden {result.hidden_summary}; violations "
-                      f"{len(result.violations)}; {result.tokens} tokens, "
-                      f"{result.model_calls} calls, {result.seconds}s)", flush=True)
-                (args.results_dir / f"review-{args.label}.md").write_text(
-                    bench.markdown(results, meta))
-        finally:
-            proxy.close()
+    with peers.counted_server(args.model, args.n_ctx, args.threads,
+                              "review-peers-llama-server.log") as (alias, proxy):
+        for case in cases:
+            if case.name in done:
+                continue
+            result = run_case(case, proxy, alias, args, logs=logs)
+            results.append(result)
+            with jsonl.open("a") as handle:
+                handle.write(json.dumps(asdict(result)) + "\n")
+            print(f"{case.name} [{PEER}]: {'FIXED' if result.fixed else 'not fixed'} "
+                  f"({result.status}; hidden {result.hidden_summary}; violations "
+                  f"{len(result.violations)}; {result.tokens} tokens, "
+                  f"{result.model_calls} calls, {result.seconds}s)", flush=True)
+            (args.results_dir / f"review-{args.label}.md").write_text(
+                bench.markdown(results, meta))
     summary = bench.mode_summary(results)
     (logs / "summary.json").write_text(json.dumps({**meta, "summary": {PEER: summary}},
                                                   indent=1))

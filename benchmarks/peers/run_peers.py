@@ -22,6 +22,7 @@ in the temporary workspace.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import os
@@ -36,7 +37,7 @@ import tempfile
 import threading
 import time
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -176,6 +177,20 @@ class Usage:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     without_usage: int = 0  # completions whose response carried no usage
+
+
+@contextlib.contextmanager
+def counted_server(model_spec: str, n_ctx: int, threads: int, log_name: str
+                   ) -> Iterator[tuple[str, CountingProxy]]:
+    """(the model's alias, a CountingProxy in front of llama.cpp's server on its GGUF), for
+    the peers harnesses; the server log is runs/LOG_NAME."""
+    model, alias = resolve_model(model_spec)
+    with LlamaServer(model, alias, n_ctx, threads, REPO / "runs" / log_name) as server:
+        proxy = CountingProxy(server.url)
+        try:
+            yield alias, proxy
+        finally:
+            proxy.close()
 
 
 class CountingProxy(ThreadingHTTPServer):
