@@ -6,7 +6,8 @@ task depends on), what the tests may import. The reply's file goes to the task's
 path (the model does not choose where). A file out of scope is asked for again, told exactly
 which lines and why, at most `rewrites` times (sampled when the prompt repeats itself); one
 still out of scope loses what is out of scope (test_scope.prune) when tests are left, else
-the attempt fails with the problems. Nothing is written before the file is in scope.
+the attempt fails with the problems. A file cut off at the length limit is kept up to the
+cut (cut_tests.py). Nothing is written before the file is in scope.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from codeloop.build.contract import TaskContract
+from codeloop.build.cut_tests import whole_part
 from codeloop.build.test_scope import ScopeProblem, prune, scope_problems
 from codeloop.events import EventBus, Progress
 from codeloop.jobs.edits import whole_files
@@ -83,6 +85,13 @@ def ask_for_tests(llm: LLM, contract: TaskContract, task: dict[str, Any], stack:
                           temperature=RETRY_TEMPERATURE if repeated else spec.temperature)
         outcome.tokens += reply.usage.total_tokens
         text = test_file(reply.text, contract.test_path)
+        if text is not None and reply.finish_reason == "length" and \
+                contract.language == "python":
+            kept = whole_part(text)  # cut off at the limit: the whole part, if any
+            if kept is not None:
+                outcome.notes.append(f"tests {attempt + 1}: cut off at the length limit; "
+                                     "the part before the cut was kept")
+                text = kept
         if text is None:
             problems = [ScopeProblem(0, "the reply held no test file (one ```python block)")]
             outcome.notes.append(f"tests {attempt + 1}: no test file in the reply")
