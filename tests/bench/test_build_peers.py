@@ -4,29 +4,16 @@ exactly as build_bench scores codeloop's (the scaffold alone passes none; the re
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
-import sys
-from pathlib import Path
 
 import pytest
-
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
+from bench_modules import load_peers_script
 
 
 @pytest.fixture
 def bp(monkeypatch):
-    monkeypatch.syspath_prepend(str(BENCH))
-    monkeypatch.syspath_prepend(str(BENCH / "peers"))
-    for name in ("build_bench", "review_bench", "run_peers", "agent_bench"):
-        monkeypatch.delitem(sys.modules, name, raising=False)
-    spec = importlib.util.spec_from_file_location("build_peers",
-                                                  BENCH / "peers" / "build_peers.py")
-    module = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "build_peers", module)
-    spec.loader.exec_module(module)
-    return module
+    return load_peers_script(monkeypatch, "build_peers")
 
 
 @pytest.mark.parametrize("graph", ["bookmarks", "inventory", "notes", "shortener"])

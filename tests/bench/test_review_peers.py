@@ -5,27 +5,15 @@ review (hidden tests AND the planted finding; a peer's git repository is not a c
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import sys
-from pathlib import Path
 
 import pytest
-
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
+from bench_modules import load_peers_script
 
 
 @pytest.fixture
 def rp(monkeypatch):
-    monkeypatch.syspath_prepend(str(BENCH))
-    monkeypatch.syspath_prepend(str(BENCH / "peers"))
-    for name in ("review_cases", "review_bench", "run_peers", "agent_bench"):
-        monkeypatch.delitem(sys.modules, name, raising=False)
-    spec = importlib.util.spec_from_file_location("review_peers",
-                                                  BENCH / "peers" / "review_peers.py")
-    module = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "review_peers", module)
-    spec.loader.exec_module(module)
-    return module
+    return load_peers_script(monkeypatch, "review_peers")
 
 
 @pytest.fixture
