@@ -67,3 +67,13 @@ def test_a_did_not_raise_that_reads_the_same_still_blocks(tmp_path, store):
     assert shown["set_aside"] is None and shown["passes"] is False
     assert any("DID NOT" in issue for issue in out.review_feedback["issues"]), \
         out.review_feedback["issues"]
+
+
+def test_a_failing_line_that_calls_a_rewritten_function_still_blocks(tmp_path, store):
+    # the same values after a change, but the change rewrote what the failing line calls:
+    # the test may see the change yet (here a cosmetic rewrite of cart_size), so it stays
+    reworded = CART_FIXED.replace("return len(cart)", "return len(list(cart))")
+    out = _review(tmp_path, store, HEAD + BLIND, reworded, NO, NO, NO)
+    assert out.status == "failed"
+    shown = out.review_feedback["request_test"]
+    assert shown["set_aside"] is None and shown["tests"] == ["test_size_of_a_new_cart"]

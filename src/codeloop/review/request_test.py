@@ -48,11 +48,10 @@ _LAST_FRAME = re.compile(r"^(\S+?\.py):(\d+): (\w[\w.]*)$", re.MULTILINE)
 _E_LINE = re.compile(r"^E\s+(.+)$", re.MULTILINE)
 
 
-def failure_texts(stdout: str, path: str) -> dict[str, list[str]]:
-    """{test function: [its `E` lines, one text per failing case]} for the failing test
-    functions of `path` in pytest's long output (the summary lines are cut at 80 columns:
-    two different values can read the same there)."""
-    texts: dict[str, list[str]] = {}
+def _failing_sections(stdout: str, path: str) -> list[tuple[str, str]]:
+    """(test function, its section of pytest's long output) for each failing case of a test
+    function of `path`."""
+    found = []
     titles = list(_SECTION.finditer(stdout))
     for number, title in enumerate(titles):
         end = titles[number + 1].start() if number + 1 < len(titles) else len(stdout)
@@ -61,9 +60,25 @@ def failure_texts(stdout: str, path: str) -> dict[str, list[str]]:
         if name.startswith(("ERROR", "short test summary")) or not frames \
                 or not frames[0][0].endswith(PurePosixPath(path).name):
             continue
-        texts.setdefault(name.split("[")[0], []).append(
+        found.append((name.split("[")[0], body))
+    return found
+
+
+def failure_texts(stdout: str, path: str) -> dict[str, list[str]]:
+    """{test function: [its `E` lines, one text per failing case]} for the failing test
+    functions of `path` in pytest's long output (the summary lines are cut at 80 columns:
+    two different values can read the same there)."""
+    texts: dict[str, list[str]] = {}
+    for name, body in _failing_sections(stdout, path):
+        texts.setdefault(name, []).append(
             "\n".join(line.rstrip() for line in _E_LINE.findall(body)))
     return {name: sorted(found) for name, found in texts.items()}
+
+
+def failing_source_lines(stdout: str, path: str) -> list[str]:
+    """The source lines pytest marks with `>` in the failing cases of `path`'s tests."""
+    return [line[1:].strip() for _name, body in _failing_sections(stdout, path)
+            for line in body.splitlines() if line.startswith(">")]
 
 
 @dataclass

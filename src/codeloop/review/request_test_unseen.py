@@ -5,21 +5,23 @@ Measured on the 1.5B (benchmarks/review_bench.py, mutable_default): the request 
 right fix (`cart=None`), every workspace test passed, and the request test failed with the
 very values it failed with before, so the review blocked a right change until "Max
 iterations". When the code changed (beyond its docstrings and comments), every other test
-passes, and each failing request test shows the same compared values as on the code before
-the change, the values that test looks at do not depend on the change: it measures nothing
-about it. It stops blocking, and the person sees why beside the diff.
+passes, each failing request test shows the same compared values as on the code before the
+change, and its failing line calls nothing the change rewrote, the values that test looks
+at do not depend on the change: it measures nothing about it. It stops blocking, and the
+person sees why beside the diff.
 
-Only value comparisons count (`assert 0 == 2`, read in pytest's full output): a "DID NOT RAISE" or a bare
-AssertionError reads the same for a wrong fix as for a wrong test, so those stay in force
-(measured: input_validation's right test kept failing against wrong fixes)."""
+Only value comparisons count (`assert 0 == 2`, read in pytest's full output): a "DID NOT
+RAISE" or a bare AssertionError reads the same for a wrong fix as for a wrong test, so those
+stay in force (measured: input_validation's right test kept failing against wrong fixes)."""
 
 from __future__ import annotations
 
 import ast
+import re
 from typing import Any
 
 from codeloop.jobs.edit_engine.failing_new_tests import without_functions
-from codeloop.review.request_test import failure_texts
+from codeloop.review.request_test import failing_source_lines, failure_texts
 from codeloop.review.state import ReviewState
 
 
@@ -38,6 +40,29 @@ def _code_shape(text: str) -> str | None:
     return ast.dump(tree)
 
 
+def _functions(text: str) -> dict[str, str]:
+    """{name: its AST without docstrings} of the functions and methods of a module."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return {}
+    return {node.name: _code_shape(ast.unparse(node)) or "" for node in ast.walk(tree)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+
+
+def changed_functions(state: ReviewState) -> set[str]:
+    """The functions and methods of the Python files under review that the change wrote or
+    rewrote (beyond their docstrings)."""
+    changed: set[str] = set()
+    for artifact in state["artifacts"]:
+        before = state["originals"].get(artifact["file_path"])
+        if artifact["file_path"].endswith(".py") and before is not None \
+                and before != artifact["content"]:
+            old, new = _functions(before), _functions(artifact["content"])
+            changed |= {name for name, shape in new.items() if old.get(name) != shape}
+    return changed
+
+
 def code_changed(state: ReviewState) -> bool:
     """A Python file under review differs from the workspace's in more than docstrings."""
     for artifact in state["artifacts"]:
@@ -47,6 +72,9 @@ def code_changed(state: ReviewState) -> bool:
                 and _code_shape(before) != _code_shape(artifact["content"]):
             return True
     return False
+
+
+_CALLED = re.compile(r"([A-Za-z_]\w*)\s*\(")
 
 
 def unseen_change(state: ReviewState, tests: dict[str, Any]) -> dict | None:
@@ -67,6 +95,10 @@ def unseen_change(state: ReviewState, tests: dict[str, Any]) -> dict | None:
         return None
     if not code_changed(state):
         return None
+    called = {name for line in failing_source_lines(tests.get("stdout") or "", path)
+              for name in _CALLED.findall(line)}
+    if called & changed_functions(state):
+        return None  # the failing line calls what the change rewrote: it may see it yet
     unseen = sorted(now)
     rest = [name for name in found.get("reproduced") or [] if name not in now]
     content = without_functions(found["content"], set(unseen)) if rest else None
