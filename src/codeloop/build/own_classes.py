@@ -9,7 +9,9 @@ from __future__ import annotations
 import ast
 
 from codeloop.build.contract import TaskContract, is_test_module, module_of
+from codeloop.jobs.definitions import definition_span
 from codeloop.jobs.edit_engine.api import Check, EditSite
+from codeloop.jobs.edit_engine.keep_content import after_imports
 
 
 def redefined_classes(path: str, text: str, contract: TaskContract) -> list[str]:
@@ -49,11 +51,10 @@ def import_instead(path: str, text: str, contract: TaskContract) -> tuple[str, l
         home = _home(node, path, contract) if isinstance(node, ast.ClassDef) else None
         if home is None:
             continue
-        first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-        start = first - 1
+        start, end = definition_span(node)
         while start > 0 and not lines[start - 1].strip():
             start -= 1  # and the blank lines before it
-        drop.update(range(start, node.end_lineno or node.lineno))
+        drop.update(range(start, end))
         imports.setdefault(module_of(home), []).append(node.name)
         notes.append(f"{path}: class {node.name} is defined in {module_of(home)} on main; the "
                      f"harness replaced your copy with `from {module_of(home)} import "
@@ -62,7 +63,7 @@ def import_instead(path: str, text: str, contract: TaskContract) -> tuple[str, l
         return text, []
     added = "".join(f"from {module} import {', '.join(names)}\n"
                     for module, names in imports.items())
-    at = _after_imports(tree)
+    at = after_imports(tree)
     kept = [line for number, line in enumerate(lines) if number not in drop]
     at -= sum(1 for number in drop if number < at)
     result = "".join([*kept[:at], added, *kept[at:]])
@@ -77,19 +78,6 @@ def _home(node: ast.ClassDef, path: str, contract: TaskContract) -> str | None:
     return next((p for p, names in sorted(contract.built.items())
                  if p != path and p not in contract.modules and node.name in names
                  and not is_test_module(p)), None)
-
-
-def _after_imports(tree: ast.Module) -> int:
-    """The line after the module's leading docstring and imports (0-based)."""
-    at = 0
-    for node in tree.body:
-        leading = (isinstance(node, (ast.Import, ast.ImportFrom))
-                   or (node is tree.body[0] and isinstance(node, ast.Expr)
-                       and isinstance(node.value, ast.Constant)))
-        if not leading:
-            break
-        at = node.end_lineno or node.lineno
-    return at
 
 
 class NoRedefinitions:

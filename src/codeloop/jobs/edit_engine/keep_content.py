@@ -80,7 +80,7 @@ def keep_unmentioned(old: str, new: str, request: str = "") -> str:
             tail = _span(old_lines, node) + ([""] if tail else []) + tail
     if not (head or constants or tail):
         return new
-    at = _after_imports(new_tree)
+    at = after_imports(new_tree)
     rest = lines[at:]
     body = lines[:at] + ([""] if at and constants else []) + constants + \
         ([""] if constants and rest[:1] != [""] else []) + rest
@@ -91,7 +91,7 @@ def keep_unmentioned(old: str, new: str, request: str = "") -> str:
     return text if _parse(text) is not None else new
 
 
-def _after_imports(tree: ast.Module) -> int:
+def after_imports(tree: ast.Module) -> int:
     """The line after the last top-level import (or the module docstring), 0 when neither."""
     end = 0
     for index, node in enumerate(tree.body):
