@@ -5,13 +5,17 @@ recognisable code in a broken reply used, a refused write said in the next promp
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from codeloop.agent.factory import agent_spec
 from codeloop.agent.snapshots import init_repo
 from codeloop.jobs import edit_engine
 from codeloop.jobs.edit_engine import Check, EditTask, ToolboxSite, run_edit
-from codeloop.jobs.edit_engine.rounds import RETRY_TEMPERATURE
+from codeloop.jobs.edit_engine.raised_in import raised_in
+from codeloop.jobs.edit_engine.rounds import FRESH_TEMPERATURE, RETRY_TEMPERATURE
 from codeloop.llm.scripted import ScriptedLLM
 from codeloop.tools import Workspace
 
@@ -148,3 +152,63 @@ def test_a_file_created_in_one_round_is_shown_as_it_is_in_the_next(box):
     second = llm.calls[1][-1].content
     assert "FILE: limits.py\n```python\nLIMIT = 15\n```" in second
     assert "New files to create" not in second
+
+
+def _limits_task(box) -> EditTask:
+    (box.workspace.root / "test_ages.py").write_text(
+        "from limits import LIMIT\n\n\ndef test_limit():\n    assert LIMIT == 150\n")
+    return EditTask(request="Create limits.py with LIMIT = 150.",
+                    files={"test_ages.py": box.workspace.read_text("test_ages.py")},
+                    edit=[], spec=["test_ages.py"], new=["limits.py"])
+
+
+def test_code_that_raises_and_comes_back_twice_gets_the_first_prompt_again_sampled(box):
+    # build (the model wrote the tests too): a module that raises at import, sent back
+    # unchanged twice, is asked for anew: the first prompt, the bad file not shown, the error
+    # said, sampled; the model's reading is not asked for
+    raises = "FILE: limits.py\n```python\nLIMIT = int('one fifty')\n```\n"
+    llm = ScriptedLLM([raises, raises, raises, "FILE: limits.py\n```python\nLIMIT = 150\n```\n"])
+    result = run_edit(llm, _limits_task(box), _site(box), rounds=4, after_two_echoes="restart")
+    assert result.passed and result.calls == 4
+    assert box.workspace.read_text("limits.py") == "LIMIT = 150\n"
+    fresh = llm.calls[3][-1].content
+    assert "An earlier answer to this request did not work: limits.py line 1 " in fresh
+    assert "ValueError" in fresh and "New files to create: limits.py" in fresh
+    assert "FILE: limits.py" not in fresh and "attempt" not in fresh
+    assert llm.temperatures[3] == FRESH_TEMPERATURE
+
+
+def test_code_whose_own_tests_fail_on_their_checks_ends_the_rounds_after_two_echoes(box):
+    # the model stands by its code against its own test's assertion: the rounds end (the
+    # caller may repair the tests) instead of asking for a reading and another round
+    wrong = "FILE: limits.py\n```python\nLIMIT = 15\n```\n"
+    llm = ScriptedLLM([wrong, wrong, wrong, "unused"])
+    result = run_edit(llm, _limits_task(box), _site(box), rounds=4, after_two_echoes="restart")
+    assert not result.passed and result.calls == 3
+    assert sum("back unchanged" in note for note in result.notes) == 2
+
+
+def test_raised_in_reads_where_real_pytest_runs_raised(tmp_path):
+    (tmp_path / "calc.py").write_text("def add(a, b):\n    return a - b\n\n\n"
+                                      "def key(x):\n    return {}[x]\n")
+    (tmp_path / "broken.py").write_text("VALUE = int('x')\n")
+    (tmp_path / "test_calc.py").write_text(
+        "from calc import add, key\n\n\ndef test_add():\n    assert add(1, 2) == 3\n\n\n"
+        "def test_key():\n    assert key('k') == 1\n")
+    (tmp_path / "test_broken.py").write_text("import broken\n")
+    paths = ["calc.py", "broken.py"]
+    for style in ("--tb=long", "--tb=short"):
+        run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                              style, "test_calc.py"], cwd=tmp_path, capture_output=True,
+                             text=True, check=False)
+        found = raised_in(run.stdout, paths)
+        # the assertion of test_add is the test's; the KeyError was raised in calc.py
+        assert [(r.path, r.line, r.error) for r in found] == [("calc.py", 6, "KeyError: 'k'")]
+        assert raised_in(run.stdout, ["other.py"]) == []
+    collected = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                                "test_broken.py"], cwd=tmp_path, capture_output=True, text=True,
+                               check=False)
+    found = raised_in(collected.stdout, paths)
+    assert [(r.path, r.line) for r in found] == [("broken.py", 1)]
+    assert found[0].error.startswith("ValueError: invalid literal")
+    assert found[0].said("VALUE = int('x')\n").startswith("broken.py line 1 (VALUE = int('x'))")

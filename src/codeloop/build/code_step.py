@@ -82,7 +82,8 @@ def code_task(llm: LLM, site: StackSite, contract: TaskContract, task: dict[str,
                          spec=[test_path], new=[p for p in edit if p not in files],
                          context=_context(contract, shown))
     result: EditResult = run_edit(llm, edit_task, NoRedefinitions(site, contract),
-                                  rounds=rounds, bus=site.runtime.bus, stage=stage, say=say)
+                                  rounds=rounds, bus=site.runtime.bus, stage=stage, say=say,
+                                  after_two_echoes="restart")
     last = site.last
     return CodeOutcome(passed=result.passed and bool(last and last.passed),
                        summary=last.summary if last else "the tests did not run",

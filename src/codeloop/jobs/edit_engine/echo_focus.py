@@ -51,7 +51,7 @@ def suspicious_lines(output: str, files: dict[str, str], paths: list[str]) -> li
     found: list[tuple[str, int]] = []
     for pattern in _REFS:
         for match in pattern.finditer(output):
-            path = _which(match.group(1), paths)
+            path = path_among(match.group(1), paths)
             if path is not None and (path, int(match.group(2))) not in found:
                 found.append((path, int(match.group(2))))
     out = []
@@ -93,7 +93,8 @@ def _bodies(path: str, source: str, names: set[str]) -> list[str]:
     return out
 
 
-def _which(name: str, paths: list[str]) -> str | None:
+def path_among(name: str, paths: list[str]) -> str | None:
+    """The one of `paths` a traceback's file name means (relative, ./, /workspace/)."""
     name = name.removeprefix("./").removeprefix("/workspace/")
     if name in paths:
         return name

@@ -14,7 +14,14 @@ framing, not the same prompt: the failing assertion worked through and the suspi
 (echo_focus.py); after a second echo the model is asked for its reading of the failure in
 prose (failure_reading.py, one call more), which goes into the next prompt, and that prompt,
 like any asked before, is sampled at RETRY_TEMPERATURE (greedy decoding answers the same
-prompt the same way).
+prompt the same way). Where the model wrote the tests too (build: `after_two_echoes=
+"restart"`), two echoes mean it stands by its code against its own tests: the reading did
+not move it in any of five such build tasks on the 1.5B, so the rounds end there and the
+caller may repair the tests; unless the failure was raised inside the model's own files
+(raised_in.py: a module that does not import), which no test repair helps. That code gets
+one new answer to the first prompt instead (the bad file not shown, the error it raised
+said), sampled at FRESH_TEMPERATURE: shown its module, the 1.5B sent the same failing
+decorator back through every framing; unshown, a sampled rewrite passed.
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ from codeloop.jobs.edit_engine.echo_focus import echo_focus
 from codeloop.jobs.edit_engine.failure_reading import failure_reading
 from codeloop.jobs.edit_engine.failure_trace import failure_trace
 from codeloop.jobs.edit_engine.prompting import edit_messages, edit_prompt
+from codeloop.jobs.edit_engine.raised_in import raised_in
 from codeloop.jobs.edit_engine.reply_files import files_from_reply
 from codeloop.jobs.edit_engine.request_coverage import unmet_parts
 from codeloop.jobs.forgotten_imports import (
@@ -46,18 +54,23 @@ MAX_ROUNDS = 3
 DIAGNOSE = ("codeloop.jobs.edit_engine", "diagnose")
 _TEST_IMPORTABLE = importable_modules([])
 RETRY_TEMPERATURE = 0.7  # as the agent's direct edit (jobs/react/context_first.py)
+FRESH_TEMPERATURE = 0.8  # as the agent's fresh samples (jobs/react/fresh_samples.py)
 
 
 def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUNDS,
              bus: EventBus | None = None, stage: str = "edit",
              usage: UsageRecord | None = None,
              say: Callable[[str], None] | None = None,
-             sample_first: bool = False) -> EditResult:
+             sample_first: bool = False, after_two_echoes: str = "read") -> EditResult:
     """Have the model change `task`'s files until `site.check()` passes, at most `rounds`
     model calls (one more for the rest of a partly done request counts among them).
     Every call is counted in `usage` and emitted on `bus` (as `stage`); a model error
     (LLMError) propagates to the caller. `sample_first`:
-    the first call samples too (the caller's last attempt at this prompt changed nothing)."""
+    the first call samples too (the caller's last attempt at this prompt changed nothing).
+    `after_two_echoes`: "read" asks for the model's reading of the failure (the agent's,
+    review's); "restart" (build, whose tests the model wrote too) gives code that raises in
+    its own files one fresh answer to the first prompt, and otherwise ends the rounds: the
+    model stands by its code against its own tests, which the caller may repair."""
     spec = edit_prompt()
     usage = usage if usage is not None else UsageRecord()
     start = UsageRecord(**usage.as_dict())
@@ -74,27 +87,44 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
     passing: dict[str, str] | None = None  # the files as they passed, before a coverage round
     reading = ""  # the model's reading of the failure, after two echoes
     best: tuple[int, dict[str, str]] | None = None  # most tests passing: (score, the files)
+    restart = ""  # after two echoes of code that raises: why the first prompt is asked again
+    restart_round = 0  # the round that asks it
     attempt = 0
     while attempt < rounds:
         attempt += 1
-        # the plan, not the task: a file an earlier round created is shown as it is now
-        # (it was listed as "to create" again, unseen, in every later round)
-        view = replace(task, edit=list(plan.edit), new=list(plan.new))
-        messages = edit_messages(spec, view, shown, check, attempt, problems, unmet=unmet,
-                                 reading=reading)
+        if attempt == restart_round:
+            # the first prompt, with what the earlier answer raised, sampled: a new whole
+            # answer, not a repair of the code the model keeps sending back
+            messages = edit_messages(spec, replace(task, request=f"{task.request}\n\n{restart}"),
+                                     task.files, task.failure, 1, [])
+            fresh = Plan(edit=list(task.edit), spec=list(task.spec), new=list(task.new),
+                         protect=task.protect_tests)
+        else:
+            # the plan, not the task: a file an earlier round created is shown as it is now
+            # (it was listed as "to create" again, unseen, in every later round)
+            view = replace(task, edit=list(plan.edit), new=list(plan.new))
+            messages = edit_messages(spec, view, shown, check, attempt, problems, unmet=unmet,
+                                     reading=reading)
+            fresh = None
         prompt = [(m.role, m.content) for m in messages]
         repeated = prompt in asked or echoes >= 2 or (sample_first and attempt == 1) or \
             (len(result.replies) > 1 and result.replies[-1] in result.replies[:-1])
         asked.append(prompt)
         result.prompts.append(messages[-1].content)
-        _say(say, f"edit, attempt {attempt}: {', '.join(plan.edit + plan.new)}")
+        _say(say, f"edit, attempt {attempt}: {', '.join(plan.edit + plan.new)}"
+                  + (" (the first prompt again, sampled)" if fresh else ""))
         # a model error propagates: the job decides what a failed call means (review
         # records the run as interrupted, to resume)
+        temperature = FRESH_TEMPERATURE if fresh else \
+            RETRY_TEMPERATURE if repeated else spec.temperature
         reply = ask_model(llm, messages, stage=stage, bus=bus, usage=usage,
-                          max_tokens=spec.max_tokens,
-                          temperature=RETRY_TEMPERATURE if repeated else spec.temperature)
+                          max_tokens=spec.max_tokens, temperature=temperature)
         result.replies.append(reply.text)
-        changes, problems = files_from_reply(reply.text, plan, shown, task.request)
+        if fresh is not None:  # read against the files as the first prompt showed them
+            changes, problems = files_from_reply(reply.text, fresh, dict(task.files),
+                                                 task.request)
+        else:
+            changes, problems = files_from_reply(reply.text, plan, shown, task.request)
         changes = _with_forgotten_imports(changes, result.notes)
         changes = _prepared(site, changes, problems)
         if reply.finish_reason == "length":
@@ -118,8 +148,22 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
                                     f"attempt {attempt} changed only {', '.join(tests_only)}")
                 problems += echo_focus(check.output if check else "", shown, plan.edit, echoed,
                                        tests_only)
-                if echoes >= 2 and not reading and attempt < rounds and check is not None \
-                        and not check.passed:
+                stands_by = echoes >= 2 and check is not None and not check.passed
+                if stands_by and after_two_echoes == "restart":
+                    raised = raised_in(check.output, [p for p in plan.edit
+                                                      if not _protected(plan, p)])
+                    if restart or not raised or attempt >= rounds:
+                        _say(say, "the code came back unchanged twice: "
+                                  + ("it still raises" if raised else
+                                     "its tests fail on their own checks, not in the code"))
+                        break
+                    restart = (f"An earlier answer to this request did not work: "
+                               f"{raised[0].said(shown.get(raised[0].path, ''))}. Write the "
+                               "code another way.")
+                    restart_round = attempt + 1
+                    _say(say, f"the code came back unchanged twice and {raised[0].path} "
+                              "raises: the first prompt again, for a new answer")
+                elif stands_by and not reading and attempt < rounds:
                     # twice unchanged: it does not see the bug; its own reading of the
                     # failure goes into the next prompt (as the agent's direct edit does)
                     _say(say, "the code came back unchanged twice: asking what is wrong first")

@@ -1,0 +1,60 @@
+"""Where a failing test run raised: in the code the model writes, or elsewhere (the test's own
+assertion, a library). Read from pytest's long traceback: in each failure or collection-error
+section, the last `path:N: ...` location line is the frame that raised.
+
+Why it matters (build, jobs/edit_engine/rounds.py): when the 1.5B sends its code back
+unchanged twice, its code and its own tests disagree. A test's assertion failing may be the
+test's mistake (the test is repaired next); an exception raised inside the module the model
+wrote (a module that does not import: `@validator('url', mode='before')`) is the code's,
+and no test repair helps it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from codeloop.jobs.edit_engine.echo_focus import path_among
+
+_HEADER = re.compile(r"^_{3,} (.+?) _{3,}\s*$", re.MULTILINE)
+_LOCATION = re.compile(r"^([\w./-]+\.py):(\d+):(?: (.*))?$")
+_E_LINE = re.compile(r"^E\s+(\S.*)$")
+
+
+@dataclass(frozen=True)
+class Raised:
+    path: str
+    line: int
+    error: str  # the first E-line of the section ("TypeError: ... 'mode'")
+
+    def said(self, source: str) -> str:
+        """One line for a prompt: where it raised, the line, the error."""
+        lines = source.splitlines()
+        text = lines[self.line - 1].strip() if 1 <= self.line <= len(lines) else ""
+        return f"{self.path} line {self.line}" + (f" ({text})" if text else "") + \
+            f" raised {self.error}"
+
+
+def raised_in(output: str, paths: list[str]) -> list[Raised]:
+    """The failures of a pytest run (`output`) whose exception was raised in one of `paths`
+    (the files the model writes), in the order they appear."""
+    found: list[Raised] = []
+    headers = list(_HEADER.finditer(output))
+    for index, header in enumerate(headers):
+        end = headers[index + 1].start() if index + 1 < len(headers) else len(output)
+        section = output[header.end():end].splitlines()
+        last = None
+        error = ""
+        for line in section:
+            location = _LOCATION.match(line.strip())
+            if location is not None:
+                last = location
+            elif not error and (e_line := _E_LINE.match(line)) is not None:
+                error = e_line.group(1).strip()
+        if last is None or not error:
+            continue
+        path = path_among(last.group(1), paths)
+        if path is not None:
+            found.append(Raised(path, int(last.group(2)), error))
+    return found
+
