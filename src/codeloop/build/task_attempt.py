@@ -7,8 +7,9 @@ then its code through the kit's edit engine, judged by the stack's tests in the 
 3. The code, context first (code_step.py): the test file, the modules it imports and the
    task's modules in one prompt; fresh prompts with the concrete failure, at most
    `fix_rounds` + 1 rounds; the stack's tests run by the harness after each.
-4. When the code is sent back unchanged as right: one round to repair the tests, then the
-   few task tests the code still does not meet are dropped (unmet_tests.py).
+4. When the code is sent back unchanged as right: one round to repair the tests (not when
+   the failure is raised in the task's own code), then the few task tests the code still
+   does not meet are dropped (unmet_tests.py).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from codeloop.build.runtime import BuildRuntime
 from codeloop.build.stacks import Stack
 from codeloop.build.tests_first import ask_for_tests, dependency_files
 from codeloop.build.unmet_tests import drop_unmet_tests
+from codeloop.jobs.edit_engine.raised_in import raised_in
 from codeloop.llm.base import LLM
 
 FAILURE_TAIL = 600  # characters of the failing run shown to the next attempt's tests
@@ -69,8 +71,10 @@ def run_attempt(llm: LLM, runtime: BuildRuntime, stack: Stack, task: dict[str, A
                      say=say)
     for note in list(dict.fromkeys(code.notes))[:MAX_NOTES]:  # refused writes, unusable replies
         say(note)
-    if not code.passed and any("back unchanged" in note for note in code.notes):
-        # The model stands by its code: the test may be what is wrong (one round, in scope).
+    if not code.passed and any("back unchanged" in note for note in code.notes) \
+            and not raised_in(code.output, code.written):
+        # The model stands by its code: the test may be what is wrong (one round, in scope);
+        # not when the code itself raises (no change to the test mends that).
         say(f"the code was sent back unchanged: one round to fix {test_path} if it is wrong")
         before = len(code.notes)
         code = repair_tests(llm, site, contract, task, test_path, code, stage=label)

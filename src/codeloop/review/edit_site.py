@@ -67,9 +67,16 @@ class ReviewSite:
         return [p for p, t in self.files.items() if originals.get(p) != t]
 
     def check(self) -> Check | None:
+        """The review's problems now; `score`: the tests passing (0 when a changed module
+        does not compile or import), so the engine undoes rounds that leave fewer passing
+        than the refinement started with (md5_password's, path_traversal's first fixes
+        broke the workspace test that passed, and the next refinement repaired the breakage
+        instead of the request)."""
+        measured: dict[str, int] = {}
         problems = review_problems(self.state, self.ctx, self.trail, self.artifacts(),
-                                   self.changed(), self.targets)
-        return Check(not problems, "\n".join(f"- {p}" for p in problems[:MAX_PROBLEMS]))
+                                   self.changed(), self.targets, measured)
+        return Check(not problems, "\n".join(f"- {p}" for p in problems[:MAX_PROBLEMS]),
+                     score=measured.get("score"))
 
 
 def log_rounds(trail: DebugTrail, result: EditResult) -> None:
@@ -82,11 +89,13 @@ def log_rounds(trail: DebugTrail, result: EditResult) -> None:
 
 def review_problems(state: ReviewState, ctx: ReviewContext, trail: DebugTrail,
                     artifacts: list[Artifact], changed: list[str],
-                    targets: list[str]) -> list[str]:
+                    targets: list[str], measured: dict[str, int] | None = None) -> list[str]:
     """The measured problems of a change: failing tests, modules that do not compile or
     import, HIGH security findings in the changed and targeted files, MEDIUM ones on the
-    lines the change wrote (written_findings.py)."""
+    lines the change wrote (written_findings.py). `measured` gets "score": the tests
+    passing, 0 when a changed module does not compile or import (none when no test ran)."""
     problems: list[str] = []
+    measured = measured if measured is not None else {}
     current = {a["file_path"]: a["content"] for a in artifacts}
     for path in changed:
         error = syntax_error(path, current[path])
@@ -98,6 +107,7 @@ def review_problems(state: ReviewState, ctx: ReviewContext, trail: DebugTrail,
                                     unsafe_no_sandbox=ctx.unsafe_no_sandbox, extra=extra)
         trail.log("tool_call", f"pytest in the sandbox: {tests['passed']} passed, "
                                f"{tests['failed']} failed", {"failures": tests["failures"]})
+        measured["score"] = 0 if problems else tests["passed"]
         problems += [f"failing test {f}" for f in tests["failures"]]
         if tests["failed"] and not tests["failures"]:
             problems.append(f"{tests['failed']} test(s) fail")
@@ -106,9 +116,12 @@ def review_problems(state: ReviewState, ctx: ReviewContext, trail: DebugTrail,
                                                   or tests["output_tail"][-1200:]))
     compiled = [p for p in changed if p.endswith(".py") and not syntax_error(p, current[p])]
     problems += lint_errors(state["originals"], {p: current[p] for p in compiled})
-    problems += import_problems(state["workspace"], artifacts, compiled,
-                                timeout=ctx.sandbox_timeout,
-                                unsafe_no_sandbox=ctx.unsafe_no_sandbox)
+    not_importing = import_problems(state["workspace"], artifacts, compiled,
+                                    timeout=ctx.sandbox_timeout,
+                                    unsafe_no_sandbox=ctx.unsafe_no_sandbox)
+    if not_importing and "score" in measured:
+        measured["score"] = 0
+    problems += not_importing
     for path in dict.fromkeys([*changed, *targets]):
         if path not in current:
             continue

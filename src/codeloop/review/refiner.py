@@ -52,10 +52,9 @@ def spec_tests(state: ReviewState, edit: list[str]) -> dict[str, str]:
     return out
 
 
-def _failure(problems: str, site: ReviewSite) -> str:
+def _failure(problems: str, measured: Check | None) -> str:
     """The reviewer's findings with what the review's checks measure now (the test output
     with its assertion and values: the reviewer's list holds only the summary line, cut)."""
-    measured = site.check()
     if measured is None or measured.passed:
         return problems
     said = set(problems.splitlines())
@@ -80,9 +79,12 @@ def refine(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
     spec.update(overlay(state))  # the request's own test: what "done" means, measured
     last = state["refinements"][-1] if state["refinements"] else None
     site = ReviewSite(state, ctx, trail, files, targets=list(targets))
+    start = site.check()  # its score: rounds that leave fewer tests passing are undone
     task = EditTask(request=state["request"] or "Fix the problems the review found.",
                     files={**spec, **files}, edit=edit, spec=list(spec),
-                    failure=Check(False, _failure(problems, site)), protect_tests=protect,
+                    failure=Check(False, _failure(problems, start),
+                                  score=start.score if start is not None else None),
+                    protect_tests=protect,
                     whole_files=mode == "full")
     result = run_edit(ctx.llm, task, site, rounds=ROUNDS, bus=ctx.bus, stage="refiner",
                       usage=usage, say=lambda text: trail.log("thinking", text),

@@ -1,6 +1,9 @@
 """Where a failing test run raised: in the code the model writes, or elsewhere (the test's own
-assertion, a library). Read from pytest's long traceback: in each failure or collection-error
-section, the last `path:N: ...` location line is the frame that raised.
+assertion, a library). Read from pytest's traceback (long or short): in each failure or
+collection-error section, the last `path:N: ...` location line of a project file (a relative
+path: a library's frames are absolute) is the project frame that raised, or that called the
+library that raised (the 1.5B's `bookmark.id = ...` on a pydantic model without `id`, which
+pydantic's own frame raises).
 
 Why it matters (build, jobs/edit_engine/rounds.py): when the 1.5B sends its code back
 unchanged twice, its code and its own tests disagree. A test's assertion failing may be the
@@ -47,7 +50,7 @@ def raised_in(output: str, paths: list[str]) -> list[Raised]:
         error = ""
         for line in section:
             location = _LOCATION.match(line.strip())
-            if location is not None:
+            if location is not None and _in_project(location.group(1)):
                 last = location
             elif not error and (e_line := _E_LINE.match(line)) is not None:
                 error = e_line.group(1).strip()
@@ -58,3 +61,8 @@ def raised_in(output: str, paths: list[str]) -> list[Raised]:
             found.append(Raised(path, int(last.group(2)), error))
     return found
 
+
+def _in_project(name: str) -> bool:
+    """A project file: pytest names it relative to the project (or under /workspace, the
+    sandbox's mount); an installed library's frame has an absolute path."""
+    return not name.startswith("/") or name.startswith("/workspace/")

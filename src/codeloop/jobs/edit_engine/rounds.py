@@ -86,7 +86,11 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
     unmet: list[str] = []
     passing: dict[str, str] | None = None  # the files as they passed, before a coverage round
     reading = ""  # the model's reading of the failure, after two echoes
-    best: tuple[int, dict[str, str]] | None = None  # most tests passing: (score, the files)
+    # most tests passing: (score, the files); the start counts where the site scored it
+    # (review: a refinement that breaks a test that passed is not carried into the next)
+    best: tuple[int, dict[str, str], int] | None = None  # (score, the files, the round)
+    if check is not None and check.score is not None:
+        best = (check.score, {p: before[p] for p in plan.edit if p in before}, 0)
     restart = ""  # after two echoes of code that raises: why the first prompt is asked again
     restart_round = 0  # the round that asks it
     attempt = 0
@@ -189,7 +193,8 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
                 check = site.check()
                 break
             if check.score is not None and (best is None or check.score > best[0]):
-                best = (check.score, {p: shown[p] for p in result.files})
+                best = (check.score, {**(best[1] if best else {}),
+                                      **{p: shown[p] for p in result.files}}, attempt)
             continue
         if passing is None and attempt < rounds:
             unmet = unmet_parts(task.request, before, shown)
@@ -203,8 +208,11 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
             and (check.score is None or check.score < best[0]):
         # a later round made it worse (the 1.5B's S1: 1 of 2 passing, then a module that
         # does not import): the files go back to the round with the most tests passing
-        _say(say, f"the last round left fewer tests passing: back to the round where {best[0]} "
-                  "passed")
+        note = (f"the last round left fewer tests passing: back to the round where {best[0]} "
+                "passed" if best[2] else "the rounds left fewer tests passing than before them: "
+                f"the files are back as they were ({best[0]} passed)")
+        _say(say, note)
+        result.notes.append(note)
         _restore(site, best[1], shown, result)
         check = site.check()
     result.check = check
