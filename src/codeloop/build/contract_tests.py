@@ -1,0 +1,72 @@
+"""The task's contract as a test file, written by the harness when the model's tests never
+stayed within the task (python stacks).
+
+Measured on the 1.5B (build benchmark, shortener): the data-model task S2's tests called
+`POST /links`, an endpoint a later task builds, in all six files asked for across two
+attempts; nothing in them was left once those lines went, the task was blocked, and so were
+the two tasks after it (0 of 9 acceptance tests). The contract (contract.py) already says
+what the task must provide: its modules, the names its text gives and the routes it serves.
+A test that those exist is weaker than the model's own tests would have been, and says so
+in its docstring and the progress line; it still keeps a module that does not import, or
+lacks a promised class or route, off main, and lets the graph go on.
+"""
+
+from __future__ import annotations
+
+import re
+
+from codeloop.build.contract import TaskContract, module_of
+
+_PARAMETER = re.compile(r"\{[^}]*\}")
+
+
+def contract_test(contract: TaskContract, entry_point: str, text: str) -> str | None:
+    """The test file (python) for `contract` (the task's `text` says which names it gives):
+    its modules import and hold its names, and its routes are registered on a router or app
+    in those modules or in `entry_point` (a task's router is included in the app by a later
+    task or the integration); None when the contract names nothing to check."""
+    modules = [module_of(p) for p in contract.modules if p.endswith(".py")]
+    names = [n for n in contract.names if _promised(n, text, contract)]
+    routes = sorted({_route(e) for e in contract.endpoints}) if contract.serves_http else []
+    if not (modules and names) and not routes:
+        return None
+    homes = list(dict.fromkeys([*modules, module_of(entry_point)] if routes and entry_point
+                               else modules))
+    lines = ['"""The task\'s contract, checked by the harness: the tests the model wrote reached',
+             'outside the task. Its modules import and hold the names it promises; a router',
+             'or app of the task serves its routes."""', "", "import re", "",
+             *[f"import {m}" for m in homes], "", ""]
+    if modules and names:
+        lines += [f"MODULES = [{', '.join(modules)}]", f"NAMES = {names!r}", "", "",
+                  "def test_the_modules_hold_the_names_the_task_promises():",
+                  "    for name in NAMES:",
+                  "        assert any(hasattr(m, name) for m in MODULES), name", "", ""]
+    if routes:
+        lines += [f"ROUTES = {routes!r}", f"ROUTE_MODULES = [{', '.join(homes)}]", "", "",
+                  "def test_the_routes_the_task_promises_are_served():",
+                  "    served = set()",
+                  "    for module in ROUTE_MODULES:",
+                  "        for value in vars(module).values():",
+                  "            routes = None if isinstance(value, type) else getattr(",
+                  "                value, 'routes', None)  # an app's or a router's",
+                  "            for route in routes if isinstance(routes, list) else ():",
+                  "                path = re.sub(r'\\{[^}]*\\}', '{}', route.path).rstrip('/') or '/'",
+                  "                served |= {(m, path) for m in getattr(route, 'methods', None) or ()}",
+                  "    for method, path in ROUTES:",
+                  "        assert (method, path) in served, f'{method} {path}'", "", ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _promised(name: str, text: str, contract: TaskContract) -> bool:
+    """A module-level name the task gives: a class (CamelCase) or one its text introduces as
+    `function name`, `named name`, `def name` (not `add(...)`, which may be a method), and
+    not one main defines (`TodoStore`, which the routes task uses)."""
+    if not name.isidentifier() or any(name in names for names in contract.built.values()):
+        return False
+    return name[0].isupper() or re.search(
+        rf"\b(?:function|named|called|def|class)\s+`?{re.escape(name)}\b", text) is not None
+
+
+def _route(endpoint: str) -> tuple[str, str]:
+    method, _, path = endpoint.partition(" ")
+    return method.upper(), _PARAMETER.sub("{}", path.strip().rstrip("/") or "/")
