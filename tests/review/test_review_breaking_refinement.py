@@ -44,6 +44,7 @@ def test_a_refinement_that_breaks_a_passing_test_is_undone_and_the_next_samples_
         out.pending_diffs)
     first, second = out.refinements[0], out.refinements[1]
     assert first["files_changed"] == 0 and second["files_changed"] == 1
+    assert first["checks_passed"] is False  # undone: the rounds did nothing, whatever passes
     refiner_prompts = [(n, call[-1].content) for n, call in enumerate(llm.calls)
                        if call[-1].content.startswith(REQUEST)]
     assert len(refiner_prompts) == 4  # three rounds of the first refinement, one of the next

@@ -93,6 +93,7 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
         best = (check.score, {p: before[p] for p in plan.edit if p in before}, 0)
     restart = ""  # after two echoes of code that raises: why the first prompt is asked again
     restart_round = 0  # the round that asks it
+    undone = False  # every round undone: the files are back as they were at the start
     attempt = 0
     while attempt < rounds:
         attempt += 1
@@ -215,8 +216,10 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
         result.notes.append(note)
         _restore(site, best[1], shown, result)
         check = site.check()
+        undone = best[2] == 0
     result.check = check
-    result.passed = (check.passed if check is not None else bool(result.files))
+    # undone back to the start: whatever the checks say now, the rounds did nothing
+    result.passed = (check.passed if check is not None else bool(result.files)) and not undone
     result.rounds = attempt
     result.calls = usage.calls - start.calls
     result.prompt_tokens = usage.prompt_tokens - start.prompt_tokens
