@@ -214,3 +214,17 @@ def test_raised_in_reads_where_real_pytest_runs_raised(tmp_path):
     assert [(r.path, r.line) for r in found] == [("broken.py", 1)]
     assert found[0].error.startswith("ValueError: invalid literal")
     assert found[0].said("VALUE = int('x')\n").startswith("broken.py line 1 (VALUE = int('x'))")
+
+
+def test_raised_in_ends_a_section_at_the_warnings_summary(tmp_path):
+    # a test importing a name the module lacks is the test's line; the module's deprecation
+    # warning, listed after it with the sandbox's /workspace path, is no frame of it
+    (tmp_path / "models.py").write_text("import warnings\n\nwarnings.warn('old style', "
+                                        "DeprecationWarning)\nVALUE = 1\n")
+    (tmp_path / "test_models.py").write_text("from models import VALUE, MISSING\n")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                          "test_models.py"], cwd=tmp_path, capture_output=True, text=True,
+                         check=False)
+    as_in_the_sandbox = run.stdout.replace(str(tmp_path), "/workspace")
+    assert "/workspace/models.py:3: DeprecationWarning" in as_in_the_sandbox
+    assert raised_in(as_in_the_sandbox, ["models.py"]) == []

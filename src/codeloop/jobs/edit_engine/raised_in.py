@@ -22,6 +22,9 @@ from codeloop.jobs.edit_engine.echo_focus import path_among
 _HEADER = re.compile(r"^_{3,} (.+?) _{3,}\s*$", re.MULTILINE)
 _LOCATION = re.compile(r"^([\w./-]+\.py):(\d+):(?: (.*))?$")
 _E_LINE = re.compile(r"^E\s+(\S.*)$")
+# where a section's traceback ends: pytest's next heading (the warnings summary, whose
+# "/workspace/app/models.py:8: DeprecationWarning" is no frame) or captured output
+_SECTION_END = re.compile(r"^(?:={3,}|-{3,}) .* (?:={3,}|-{3,})\s*$")
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,8 @@ def raised_in(output: str, paths: list[str]) -> list[Raised]:
         last = None
         error = ""
         for line in section:
+            if _SECTION_END.match(line):
+                break
             location = _LOCATION.match(line.strip())
             if location is not None and _in_project(location.group(1)):
                 last = location
