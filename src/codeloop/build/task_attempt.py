@@ -22,12 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from codeloop.build.code_step import code_task, repair_tests
-from codeloop.build.contract import task_contract, task_text
-from codeloop.build.contract_tests import contract_test
+from codeloop.build.contract import task_contract
 from codeloop.build.edit_site import StackSite
 from codeloop.build.runtime import BuildRuntime
 from codeloop.build.stacks import Stack
-from codeloop.build.test_scope import scope_problems
 from codeloop.build.tests_first import ask_for_tests, dependency_files
 from codeloop.build.unmet_tests import drop_unmet_tests
 from codeloop.jobs.edit_engine.raised_in import raised_in
@@ -62,14 +60,6 @@ def run_attempt(llm: LLM, runtime: BuildRuntime, stack: Stack, task: dict[str, A
     tests = ask_for_tests(llm, contract, task, stack, tree,
                           dependency_files(contract, task, site.read), bus=runtime.bus,
                           stage=label, previous=previous)
-    if tests.text is None and contract.language == "python":
-        # the model's tests never stayed within the task: its contract, checked by the harness,
-        # rather than a blocked task that blocks every task after it (contract_tests.py)
-        fallback = contract_test(contract, stack.entry_point or "", task_text(task))
-        if fallback is not None and not scope_problems(fallback, contract, tree):
-            say(f"the tests stayed outside the task ({'; '.join(tests.problems[:1])}): "
-                f"the harness writes the task's contract as its test instead")
-            tests.text = fallback
     if tests.text is None:
         why = "; ".join(tests.problems[:3]) or "no test file came back"
         return AttemptResult(False, "", f"the tests stay outside the task: {why}",

@@ -6,6 +6,7 @@ task depends on), what the tests may import. The reply's file goes to the task's
 path (the model does not choose where). A file out of scope is asked for again, told exactly
 which lines and why, at most `rewrites` times (sampled when the prompt repeats itself); one
 still out of scope loses what is out of scope (test_scope.prune) when tests are left, else
+a Python task's contract is written as its test by the harness (contract_tests.py), else
 the attempt fails with the problems. A file cut off at the length limit is kept up to the
 cut (cut_tests.py). Nothing is written before the file is in scope.
 """
@@ -17,7 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from codeloop.build.contract import TaskContract
+from codeloop.build.contract import TaskContract, task_text
+from codeloop.build.contract_tests import contract_test
 from codeloop.build.cut_tests import whole_part
 from codeloop.build.test_scope import ScopeProblem, prune, scope_problems
 from codeloop.events import EventBus, Progress
@@ -116,6 +118,16 @@ def ask_for_tests(llm: LLM, contract: TaskContract, task: dict[str, Any], stack:
             _say(bus, f"{contract.task_id}: the tests out of scope were left out")
             outcome.text = kept
             outcome.notes.append("the tests out of the task's scope were left out")
+    if outcome.text is None and contract.language == "python":
+        # none stayed within the task: its contract, checked by the harness, rather than a
+        # blocked task that blocks every task after it (contract_tests.py)
+        fallback = contract_test(contract, stack.entry_point or "", task_text(task))
+        if fallback is not None and not scope_problems(fallback, contract, tree):
+            _say(bus, f"{contract.task_id}: the tests stayed outside the task "
+                      f"({'; '.join(outcome.problems[:1])}): the harness writes the task's "
+                      "contract as its test instead")
+            outcome.text = fallback
+            outcome.notes.append("the task's contract, written by the harness, is its test")
     return outcome
 
 

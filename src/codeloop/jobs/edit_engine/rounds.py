@@ -74,8 +74,7 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
     spec = edit_prompt()
     usage = usage if usage is not None else UsageRecord()
     start = UsageRecord(**usage.as_dict())
-    plan = Plan(edit=list(task.edit), spec=list(task.spec), new=list(task.new),
-                protect=task.protect_tests)
+    plan = _first_plan(task)
     shown = dict(task.files)
     before = dict(task.files)
     check = task.failure
@@ -102,8 +101,7 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
             # answer, not a repair of the code the model keeps sending back
             messages = edit_messages(spec, replace(task, request=f"{task.request}\n\n{restart}"),
                                      task.files, task.failure, 1, [])
-            fresh = Plan(edit=list(task.edit), spec=list(task.spec), new=list(task.new),
-                         protect=task.protect_tests)
+            fresh = _first_plan(task)
         else:
             # the plan, not the task: a file an earlier round created is shown as it is now
             # (it was listed as "to create" again, unseen, in every later round)
@@ -225,6 +223,12 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
     result.prompt_tokens = usage.prompt_tokens - start.prompt_tokens
     result.completion_tokens = usage.completion_tokens - start.completion_tokens
     return result
+
+
+def _first_plan(task: EditTask) -> Plan:
+    """The files as the task names them (a round's plan grows with the files it writes)."""
+    return Plan(edit=list(task.edit), spec=list(task.spec), new=list(task.new),
+                protect=task.protect_tests)
 
 
 def _with_forgotten_imports(changes: dict[str, str], notes: list[str]) -> dict[str, str]:
