@@ -24,8 +24,8 @@ def test_a_cut_test_file_is_kept_to_its_last_whole_line():
 
 def test_a_task_whose_tests_were_cut_off_merges_on_the_part_before_the_cut(build):
     cut = {"reply": f"```python\n{HEAD}{GOOD}{RUNAWAY}", "finish": "length"}
-    built = build(tasks(("A",)), {"task:A": [cut, file_reply(("app/a.py", "def a():\n"
-                                                                          "    return 1\n"))],
+    built = build(tasks(("A",)), {"task:A": [cut, file_reply(("app/a.py", ("def a():\n"
+                                                                           "    return 1\n")))],
                                   "integration": no_wiring()})
     assert built.final["status"] == "COMPLETE", built.final
     written = (built.out / "tests" / "test_a.py").read_text()

@@ -6,7 +6,11 @@ from __future__ import annotations
 
 from build_replies import file_reply, no_wiring, reply_with_tests, tasks
 
-from codeloop.jobs.forgotten_imports import add_forgotten_imports, importable_modules
+from codeloop.jobs.forgotten_imports import (
+    STANDARD_LIBRARY,
+    add_forgotten_imports,
+    importable_modules,
+)
 
 MODULES = importable_modules(["fastapi", "pydantic"])
 
@@ -38,3 +42,44 @@ def test_a_task_whose_tests_forgot_import_pytest_is_built(build):
 
     assert built.final["status"] == "COMPLETE", built.final
     assert (built.out / "tests" / "test_a.py").read_text().startswith("import pytest\n")
+
+
+def test_typing_generics_used_bare_are_imported_from_typing_once():
+    text = ("from app.a import a\n\n\ndef test_a():\n    x: Optional[List[int]] = a()\n"
+            "    assert x is None\n")
+    fixed, added = add_forgotten_imports(text, MODULES)
+    assert added == ["List", "Optional"]
+    assert fixed.startswith("from typing import List, Optional\nfrom app.a import a\n")
+    # bound by the file, or a name typing has but a file more likely meant from elsewhere
+    bound = "from typing import List\nText = str\n\n\ndef f(x: List) -> Text:\n    return x\n"
+    assert add_forgotten_imports(bound, MODULES) == (bound, [])
+    # the code's own files get them too (the standard library holds typing)
+    assert add_forgotten_imports("def f() -> Dict:\n    return {}\n",
+                                 STANDARD_LIBRARY)[1] == ["Dict"]
+
+
+def test_tests_that_import_an_earlier_tasks_name_from_the_wrong_module_are_corrected(build):
+    """B's tests import A's `Store` and B's own `router` from app.main, which holds neither:
+    the harness points each import at its home (A's app.a defines Store; app.b is what B
+    builds), so the tests stay in scope and B merges without a rewrite."""
+    request = {"tech_stack": "python-api", "tasks": [
+        {"id": "A", "description": "class Store in app.a", "depends_on": []},
+        {"id": "B", "description": "a function named router in app.b that uses Store",
+         "depends_on": ["A"]}]}
+    a_test = "from app.a import Store\n\n\ndef test_store():\n    assert Store().n == 0\n"
+    a_code = "class Store:\n    n = 0\n"
+    b_test = ("from app.main import Store, app, router\n\n\ndef test_router():\n"
+              "    assert router(Store()) == 0\n    assert app is not None\n")
+    b_code = "from app.a import Store\n\n\ndef router(store: Store) -> int:\n    return store.n\n"
+    agents = {"task:A": [reply_with_tests(a_test), file_reply(("app/a.py", a_code))],
+              "task:B": [reply_with_tests(b_test), file_reply(("app/b.py", b_code))],
+              "integration": no_wiring()}
+    built = build(request, agents)
+
+    assert built.final["status"] == "COMPLETE", built.final
+    assert sorted(built.final["completed_tasks"]) == ["A", "B"], built.final
+    merged = (built.out / "tests" / "test_b.py").read_text()
+    assert merged.startswith("from app.main import app\nfrom app.a import Store\n"
+                             "from app.b import router\n"), merged
+    said = [e.message for e in built.events if getattr(e, "type", "") == "progress"]
+    assert any("Store is imported from app.a, not app.main" in m for m in said), said

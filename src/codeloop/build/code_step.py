@@ -81,7 +81,7 @@ def code_task(llm: LLM, site: StackSite, contract: TaskContract, task: dict[str,
                          edit=[p for p in edit if p in shown],
                          spec=[test_path], new=[p for p in edit if p not in files],
                          context=_context(contract, shown))
-    result: EditResult = run_edit(llm, edit_task, NoRedefinitions(site, contract),
+    result: EditResult = run_edit(llm, edit_task, NoRedefinitions(site, contract, site.read),
                                   rounds=rounds, bus=site.runtime.bus, stage=stage, say=say,
                                   after_two_echoes="restart")
     last = site.last

@@ -29,7 +29,9 @@ from typing import Any
 
 HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 _ENDPOINT = re.compile(r"\b(GET|POST|PUT|PATCH|DELETE)\s+(/[^\s,;()'\"]*)")
-_NAMED = re.compile(r"\b(?:class|function|def|named|called)\s+`?([A-Za-z_][A-Za-z0-9_]*)")
+# "class X", "named X", and "a function named X" (whose name is X, not "named")
+_NAMED = re.compile(r"\b(?:class|function|def|named|called)\s+(?:(?:named|called)\s+)?"
+                    r"`?([A-Za-z_][A-Za-z0-9_]*)")
 _CAMEL = re.compile(r"\b([A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+)\b")
 _CALLED = re.compile(r"(?<![.\w])([a-z_][a-z0-9_]*)\(")  # add(TodoIn), not re.sub( or .strip(
 _HTTP_WORDS = re.compile(r"\b(endpoints?|routes?|router|HTTP)\b")

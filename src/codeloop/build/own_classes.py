@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 
 from codeloop.build.contract import TaskContract, is_test_module, module_of
+from codeloop.build.import_homes import Read, corrected_imports
 from codeloop.jobs.definitions import definition_span
 from codeloop.jobs.edit_engine.api import Check, EditSite
 from codeloop.jobs.edit_engine.keep_content import after_imports
@@ -81,14 +82,22 @@ def _home(node: ast.ClassDef, path: str, contract: TaskContract) -> str | None:
 
 
 class NoRedefinitions:
-    """An edit site whose `prepare` replaces a copy of a class on main with its import, and
-    that refuses a write still re-defining one (redefined_classes); the rest is `site`'s."""
+    """An edit site whose `prepare` replaces a copy of a class on main with its import and
+    points an import from the wrong project module at the name's home (import_homes.py:
+    the 1.5B's todo routes imported `TodoStore` from app.models in all six attempts, and
+    every run stopped at that ImportError), and that refuses a write still re-defining a
+    class (redefined_classes); the rest is `site`'s."""
 
-    def __init__(self, site: EditSite, contract: TaskContract) -> None:
-        self.site, self.contract = site, contract
+    def __init__(self, site: EditSite, contract: TaskContract,
+                 read: Read | None = None) -> None:
+        self.site, self.contract, self.read = site, contract, read
 
     def prepare(self, path: str, text: str) -> tuple[str, list[str]]:
-        return import_instead(path, text, self.contract)
+        text, notes = import_instead(path, text, self.contract)
+        if self.read is not None and path.endswith(".py") and not is_test_module(path):
+            text, moved = corrected_imports(text, self.contract, self.read)
+            notes += [f"{path}: {note}" for note in moved]
+        return text, notes
 
     def write(self, path: str, text: str) -> str | None:
         problems = redefined_classes(path, text, self.contract)

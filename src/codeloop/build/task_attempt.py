@@ -59,7 +59,7 @@ def run_attempt(llm: LLM, runtime: BuildRuntime, stack: Stack, task: dict[str, A
     say(f"writing tests ({test_path})")
     tests = ask_for_tests(llm, contract, task, stack, tree,
                           dependency_files(contract, task, site.read), bus=runtime.bus,
-                          stage=label, previous=previous)
+                          stage=label, previous=previous, read=site.read)
     if tests.text is None:
         why = "; ".join(tests.problems[:3]) or "no test file came back"
         return AttemptResult(False, "", f"the tests stay outside the task: {why}",

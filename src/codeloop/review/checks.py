@@ -30,8 +30,9 @@ def run_workspace_tests(workspace: str, artifacts: list[Artifact], *, timeout: f
     {ran, passed, failed, exit_code, failures: [...], output_tail, failure_lines, stdout}."""
     from codeloop.sandbox.runner import run_command
 
-    argv = [sys.executable, "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider",
-            "--color=no", "-o", "addopts=", *(only or [])]
+    # --showlocals: the values where it failed (failure_lines keeps those of the raising frame)
+    argv = [sys.executable, "-m", "pytest", "-q", "-rfE", "--showlocals", "-p",
+            "no:cacheprovider", "--color=no", "-o", "addopts=", *(only or [])]
     files = {a["file_path"]: a["content"] for a in artifacts} | dict(extra or {})
     result = run_command(argv, workspace=Path(workspace), mode="cow", files=files,
                          timeout=timeout, unsafe_no_sandbox=unsafe_no_sandbox,
@@ -62,14 +63,28 @@ def summarise_pytest(stdout: str, exit_code: int, limit_hit: str | None = None
 
 
 _TRACE_LINE = re.compile(r"^(>|E\s|\S+\.py:\d+:)")
+_LOCAL_LINE = re.compile(r"^[A-Za-z_]\w*\s+= \S")  # --showlocals: `salt       = '2f76...'`
 MAX_FAILURE_LINES = 30
+MAX_LOCAL_CHARS = 160
 
 
 def failure_lines(stdout: str) -> str:
     """What pytest says about its failures, the part a model can act on: the failing source
-    line (`>`), the assertion with its values (`E ...`) and where (`path.py:N:`), in order,
-    capped (the summary lines cut the assertion short)."""
-    picked = [line.rstrip() for line in stdout.splitlines() if _TRACE_LINE.match(line)]
+    line (`>`), the assertion with its values (`E ...`), the local variables of the frame
+    that raised (pytest's --showlocals, printed after its `E` lines) and where
+    (`path.py:N:`), in order, capped (the summary lines cut the assertion short).
+
+    Why the locals: the 1.5B's pbkdf2_hmac fix for md5_password raised "a bytes-like object
+    is required, not 'str'" on a line that encodes the password; three rounds looked at the
+    password. `salt = '2f7688ce…'` says which argument is the str."""
+    picked: list[str] = []
+    after_error = False
+    for line in stdout.splitlines():
+        if _TRACE_LINE.match(line):
+            picked.append(line.rstrip())
+            after_error = line.startswith("E")
+        elif after_error and _LOCAL_LINE.match(line):
+            picked.append(line.rstrip()[:MAX_LOCAL_CHARS])
     return "\n".join(picked[:MAX_FAILURE_LINES])[:2500]
 
 

@@ -1,0 +1,107 @@
+"""A test's `from app.x import Name` where app.x has no `Name` but one other module of the
+project is its home: the harness corrects the import rather than refusing the file.
+
+Measured on the 1.5B (the todo example's routes task, retry 2): its tests imported
+`TodoStore` and `router` from app.main, which holds neither; TodoStore is T2's, in
+app.storage, and `router` is what the task itself builds in app.routes. Refused three times
+with the reason said, the tests were pruned to what was left; the import's home is not a
+guess the model has to make again. Corrected only where the home is unambiguous: the one
+module of the task's own that the name belongs to, or the one module on main that defines
+it (a class, function or assignment, not an import of it).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+from codeloop.build.contract import TaskContract, is_test_module, module_of, path_of
+
+Read = Callable[[str], "str | None"]  # a worktree file's text, through the path guard
+
+
+def corrected_imports(source: str, contract: TaskContract,
+                      read: Read) -> tuple[str, list[str]]:
+    """(`source` with each project `from M import n` whose M lacks `n` pointed at n's home,
+    one note per corrected name); unchanged when nothing is corrected or it would not parse.
+    `read` gives a module's text on the worktree (None: unreadable, refused)."""
+    if contract.language != "python":
+        return source, []
+    try:
+        parsed = ast.parse(source)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return source, []
+    package = contract.src_dir.replace("/", ".")
+    lines = source.splitlines(keepends=True)
+    notes: list[str] = []
+    for node in reversed(parsed.body):  # from the bottom: earlier line numbers stay right
+        if not isinstance(node, ast.ImportFrom) or node.level or not node.module \
+                or node.module.split(".")[0] != package:
+            continue
+        moved: dict[str, list[str]] = {}
+        kept: list[ast.alias] = []
+        said: list[str] = []
+        for alias in node.names:
+            home = _home(alias.name, node.module, contract, read)
+            if home is None:
+                kept.append(alias)
+            else:
+                moved.setdefault(home, []).append(_spelled(alias))
+                said.append(f"{alias.name} is imported from {home}, not {node.module} "
+                            f"(which has no {alias.name})")
+        if not moved:
+            continue
+        new = [f"from {node.module} import {', '.join(map(_spelled, kept))}\n"] if kept else []
+        new += [f"from {home} import {', '.join(names)}\n" for home, names in moved.items()]
+        lines[node.lineno - 1:node.end_lineno or node.lineno] = new
+        notes = said + notes
+    if not notes:
+        return source, []
+    result = "".join(lines)
+    try:
+        ast.parse(result)
+    except SyntaxError:
+        return source, []
+    return result, notes
+
+
+def _home(name: str, module: str, contract: TaskContract, read: Read) -> str | None:
+    """The module `name` should come from, when `module` (a module on the worktree) lacks it
+    and exactly one other module is its home."""
+    path = next((p for p in (path_of(module), module.replace(".", "/") + "/__init__.py")
+                 if p in contract.built), None)
+    if path is None or name == "*" or path in contract.modules or name in contract.built[path]:
+        return None  # not on main (a file the same reply may create), the task's own
+        # module (its code is not written yet), or the name is there
+    if f"{module}.{name}".replace(".", "/") + ".py" in contract.built:
+        return None  # a submodule (`from app import models`)
+    if name in contract.names and len(contract.modules) == 1:
+        return module_of(contract.modules[0])
+    homes = [p for p in sorted(contract.built) if p != path and not is_test_module(p)
+             and name in contract.built[p] and _defines(read(p), name)]
+    return module_of(homes[0]) if len(homes) == 1 else None
+
+
+def _defines(source: str | None, name: str) -> bool:
+    """The module `source` defines `name` at its top level (not by importing it)."""
+    if source is None:
+        return False
+    try:
+        parsed = ast.parse(source)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return False
+    for node in parsed.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) \
+                and node.name == name:
+            return True
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+                return True
+    return False
+
+
+def _spelled(alias: ast.alias | str) -> str:
+    if isinstance(alias, str):
+        return alias
+    return f"{alias.name} as {alias.asname}" if alias.asname else alias.name
