@@ -67,6 +67,12 @@ def test_the_routes_contract_reads_the_tasks_router_and_fails_on_a_missing_route
     (tree / "app" / "routes.py").write_text(ROUTES.replace("@router.get('')", "@router.put('')"))
     failed = _pytest(tree, test)
     assert failed.returncode == 1 and "GET /todos" in failed.stdout
+    # the router's prefix written again in a route: what is served is said
+    (tree / "app" / "routes.py").write_text(ROUTES.replace("@router.get('')",
+                                                           "@router.get('/todos')"))
+    failed = _pytest(tree, test)
+    assert ("GET /todos is not served; served: GET /health, GET /todos/todos, GET /todos/{}, "
+            "POST /todos") in failed.stdout, failed.stdout
 
 
 def test_a_task_whose_tests_never_stay_in_scope_is_built_against_its_contract(build):
