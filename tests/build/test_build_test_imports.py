@@ -4,7 +4,7 @@ file binds itself, or a module the tests cannot import, is left alone."""
 
 from __future__ import annotations
 
-from build_replies import file_reply, no_wiring, reply_with_tests, tasks
+from build_replies import file_reply, func_task, no_wiring, reply_with_tests, tasks
 
 from codeloop.jobs.forgotten_imports import (
     STANDARD_LIBRARY,
@@ -83,3 +83,14 @@ def test_tests_that_import_an_earlier_tasks_name_from_the_wrong_module_are_corre
                              "from app.b import router\n"), merged
     said = [e.message for e in built.events if getattr(e, "type", "") == "progress"]
     assert any("Store is imported from app.a, not app.main" in m for m in said), said
+
+
+def test_the_code_prompt_says_which_pydantic_is_installed(build):
+    """python-api's code prompt names pydantic 2's API: asked for "a field_validator", the
+    1.5B wrote pydantic 1's `@validator(..., mode='before')` and the module never imported."""
+    agents = {"task:A": func_task("a", "1"), "integration": no_wiring()}
+    built = build(tasks(("A",)), agents)
+
+    assert built.final["status"] == "COMPLETE", built.final
+    code_prompt = built.llm_for("task:A").calls[1][-1].content
+    assert "pydantic 2 is installed" in code_prompt and "field_validator" in code_prompt

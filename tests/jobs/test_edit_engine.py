@@ -178,6 +178,23 @@ def test_code_that_raises_and_comes_back_twice_gets_the_first_prompt_again_sampl
     assert llm.temperatures[3] == FRESH_TEMPERATURE
 
 
+def test_a_fresh_answer_that_does_not_parse_is_sampled_once_more_beyond_the_rounds(box):
+    # the 1.5B's todo T2: the restart's sampled answer did not parse, and it was the last
+    # round; one more sample of the same prompt, once
+    raises = "FILE: limits.py\n```python\nLIMIT = int('one fifty')\n```\n"
+    broken = "FILE: limits.py\n```python\nLIMIT = (150\n```\n"
+    llm = ScriptedLLM([raises, raises, raises, broken,
+                       "FILE: limits.py\n```python\nLIMIT = 150\n```\n"])
+    result = run_edit(llm, _limits_task(box), _site(box), rounds=4, after_two_echoes="restart")
+    assert result.passed and result.calls == 5
+    assert llm.calls[4][-1].content == llm.calls[3][-1].content  # the same first prompt
+    assert llm.temperatures[4] == FRESH_TEMPERATURE
+    # twice unusable: no third sample
+    llm = ScriptedLLM([raises, raises, raises, broken, broken, "unused"])
+    result = run_edit(llm, _limits_task(box), _site(box), rounds=4, after_two_echoes="restart")
+    assert not result.passed and result.calls == 5
+
+
 def test_code_whose_own_tests_fail_on_their_checks_ends_the_rounds_after_two_echoes(box):
     # the model stands by its code against its own test's assertion: the rounds end (the
     # caller may repair the tests) instead of asking for a reading and another round
@@ -217,8 +234,9 @@ def test_raised_in_reads_where_real_pytest_runs_raised(tmp_path):
 
 
 def test_raised_in_ends_a_section_at_the_warnings_summary(tmp_path):
-    # a test importing a name the module lacks is the test's line; the module's deprecation
-    # warning, listed after it with the sandbox's /workspace path, is no frame of it
+    # a test importing a name the module lacks: the module's (it must define the name), not
+    # a line of it; the module's deprecation warning, listed after it with the sandbox's
+    # /workspace path, is no frame of it (else line 3)
     (tmp_path / "models.py").write_text("import warnings\n\nwarnings.warn('old style', "
                                         "DeprecationWarning)\nVALUE = 1\n")
     (tmp_path / "test_models.py").write_text("from models import VALUE, MISSING\n")
@@ -227,4 +245,10 @@ def test_raised_in_ends_a_section_at_the_warnings_summary(tmp_path):
                          check=False)
     as_in_the_sandbox = run.stdout.replace(str(tmp_path), "/workspace")
     assert "/workspace/models.py:3: DeprecationWarning" in as_in_the_sandbox
-    assert raised_in(as_in_the_sandbox, ["models.py"]) == []
+    found = raised_in(as_in_the_sandbox, ["models.py"])
+    assert [(r.path, r.line) for r in found] == [("models.py", 0)]
+    assert found[0].said("").startswith(
+        "importing from models.py raised ImportError: cannot import name 'MISSING' from "
+        "'models'")
+    # a name missing from a module the model does not write stays the test's
+    assert raised_in(as_in_the_sandbox, ["other.py"]) == []

@@ -80,7 +80,10 @@ def code_task(llm: LLM, site: StackSite, contract: TaskContract, task: dict[str,
     edit_task = EditTask(request=request, files=shown,
                          edit=[p for p in edit if p in shown],
                          spec=[test_path], new=[p for p in edit if p not in files],
-                         context=_context(contract, shown))
+                         # the stack's notes are context, not the request: the request
+                         # rules would ask for every name they show
+                         context="\n\n".join(filter(None, [site.stack.code_notes.strip(),
+                                                           _context(contract, shown)])))
     result: EditResult = run_edit(llm, edit_task, NoRedefinitions(site, contract, site.read),
                                   rounds=rounds, bus=site.runtime.bus, stage=stage, say=say,
                                   after_two_echoes="restart")

@@ -51,6 +51,8 @@ class Stack(BaseModel):
     config_files: dict[str, str] = Field(default_factory=dict)
     scaffold_files: dict[str, str] = Field(default_factory=dict)
     conventions: str = ""
+    # What the code prompt says of the installed libraries (the API a small model mixes up)
+    code_notes: str = ""
     # Where the parts are wired together, named to the integration agent (None: src_dir).
     entry_point: str | None = None
     memory_mb: int = Field(1024, ge=64, le=65536)  # the test run's memory (V8, Go: more)

@@ -9,7 +9,10 @@ Why it matters (build, jobs/edit_engine/rounds.py): when the 1.5B sends its code
 unchanged twice, its code and its own tests disagree. A test's assertion failing may be the
 test's mistake (the test is repaired next); an exception raised inside the module the model
 wrote (a module that does not import: `@validator('url', mode='before')`) is the code's,
-and no test repair helps it.
+and no test repair helps it. So is a name the tests import that the model's module does not
+define (`ImportError: cannot import name 'Bookmark' from 'app.models'`, raised on the test's
+import line: the 1.5B's bookmarks B1 forgot the `Bookmark` its task names, sent the module
+back unchanged twice, and the failure was read as the test's).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from codeloop.jobs.edit_engine.echo_focus import path_among
 _HEADER = re.compile(r"^_{3,} (.+?) _{3,}\s*$", re.MULTILINE)
 _LOCATION = re.compile(r"^([\w./-]+\.py):(\d+):(?: (.*))?$")
 _E_LINE = re.compile(r"^E\s+(\S.*)$")
+_MISSING_NAME = re.compile(r"cannot import name '(\w+)' from '([\w.]+)'")
 # where a section's traceback ends: pytest's next heading (the warnings summary, whose
 # "/workspace/app/models.py:8: DeprecationWarning" is no frame) or captured output
 _SECTION_END = re.compile(r"^(?:={3,}|-{3,}) .* (?:={3,}|-{3,})\s*$")
@@ -34,7 +38,10 @@ class Raised:
     error: str  # the first E-line of the section ("TypeError: ... 'mode'")
 
     def said(self, source: str) -> str:
-        """One line for a prompt: where it raised, the line, the error."""
+        """One line for a prompt: where it raised, the line, the error (line 0: the module
+        lacks a name its importer wants)."""
+        if not self.line:
+            return f"importing from {self.path} raised {self.error}"
         lines = source.splitlines()
         text = lines[self.line - 1].strip() if 1 <= self.line <= len(lines) else ""
         return f"{self.path} line {self.line}" + (f" ({text})" if text else "") + \
@@ -59,12 +66,24 @@ def raised_in(output: str, paths: list[str]) -> list[Raised]:
                 last = location
             elif not error and (e_line := _E_LINE.match(line)) is not None:
                 error = e_line.group(1).strip()
+        missing = _MISSING_NAME.search(error)
+        module = _module_path(missing.group(2), paths) if missing else None
+        if module is not None:  # the module the model writes lacks the name
+            found.append(Raised(module, 0, error))
+            continue
         if last is None or not error:
             continue
         path = path_among(last.group(1), paths)
         if path is not None:
             found.append(Raised(path, int(last.group(2)), error))
     return found
+
+
+def _module_path(module: str, paths: list[str]) -> str | None:
+    """The one of `paths` that is the dotted `module` (app.models: app/models.py, or a
+    package's __init__.py)."""
+    base = module.replace(".", "/")
+    return next((p for p in paths if p in (f"{base}.py", f"{base}/__init__.py")), None)
 
 
 def _in_project(name: str) -> bool:

@@ -69,8 +69,9 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
     the first call samples too (the caller's last attempt at this prompt changed nothing).
     `after_two_echoes`: "read" asks for the model's reading of the failure (the agent's,
     review's); "restart" (build, whose tests the model wrote too) gives code that raises in
-    its own files one fresh answer to the first prompt, and otherwise ends the rounds: the
-    model stands by its code against its own tests, which the caller may repair."""
+    its own files one fresh answer to the first prompt (sampled once more, beyond `rounds`,
+    when that answer held no usable file), and otherwise ends the rounds: the model stands
+    by its code against its own tests, which the caller may repair."""
     spec = edit_prompt()
     usage = usage if usage is not None else UsageRecord()
     start = UsageRecord(**usage.as_dict())
@@ -92,6 +93,7 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
         best = (check.score, {p: before[p] for p in plan.edit if p in before}, 0)
     restart = ""  # after two echoes of code that raises: why the first prompt is asked again
     restart_round = 0  # the round that asks it
+    resampled = False  # the restart asked once more after an answer with no usable file
     undone = False  # every round undone: the files are back as they were at the start
     attempt = 0
     while attempt < rounds:
@@ -177,6 +179,14 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
                 problems.append(f"attempt {attempt} changed no file: reply with a line "
                                 "`FILE: path` and the file's new content in a fenced block")
                 result.notes.append(problems[-1])
+                if fresh is not None and not resampled:
+                    # the fresh answer held nothing usable (a file that does not parse:
+                    # the 1.5B's todo T2): one more sample of the same prompt, beyond the
+                    # rounds, so the restart is not spent on an unparsable reply
+                    resampled = True
+                    restart_round = attempt + 1
+                    rounds = max(rounds, restart_round)
+                    _say(say, "the new answer held no usable file: one more sample")
             continue
         result.notes += problems
         for path in written:
