@@ -8,10 +8,10 @@ from __future__ import annotations
 from build_replies import file_reply, no_wiring, reply_with_tests
 
 from codeloop.build.contract import TaskContract
-from codeloop.build.import_homes import corrected_imports
+from codeloop.build.import_homes import corrected_imports, forgotten_project_imports
 
 SOURCES = {
-    "app/main.py": "from fastapi import FastAPI\napp = FastAPI()\n",
+    "app/main.py": "from fastapi import FastAPI\n\napp = FastAPI()\n",
     "app/models.py": "class Item:\n    pass\n\n\nclass Twice:\n    pass\n",
     "app/storage.py": "from app.models import Item\n\n\nclass Store:\n    pass\n",
     "app/other.py": "class Twice:\n    pass\n",
@@ -83,3 +83,25 @@ def test_the_code_of_a_task_importing_from_the_wrong_module_is_corrected(build):
     assert sorted(built.final["completed_tasks"]) == ["A", "B"], built.final
     code = (built.out / "app" / "b.py").read_text()
     assert code.startswith("from app.main import app\nfrom app.a import Store\n"), code
+
+
+def test_a_project_name_used_without_its_import_gets_it_from_its_one_home():
+    text = ('"""Routes."""\nimport pytest\nfrom fastapi.testclient import TestClient\n\n\n'
+            "def test_x(tmp_path):\n    client = TestClient(app)\n"
+            "    item = Item()\n    assert Store and router and Twice and len([item])\n"
+            "    try:\n        pass\n    except ValueError as error:\n        print(error)\n")
+    fixed, notes = forgotten_project_imports(text, _contract(), SOURCES.get)
+    assert fixed.splitlines()[:7] == [
+        '"""Routes."""', "import pytest", "from fastapi.testclient import TestClient",
+        "from app.models import Item", "from app.storage import Store",
+        "from app.main import app", "from app.routes import router"], fixed
+    assert "from app.routes import router" in fixed  # what the task builds
+    assert "Twice" not in fixed.split("def test_x")[0]  # two modules define it
+    assert sorted(notes) == sorted(
+        f"{name} is imported from {home} (the file used it without importing it)"
+        for name, home in [("Item", "app.models"), ("app", "app.main"),
+                           ("Store", "app.storage"), ("router", "app.routes")])
+    # the task's own module does not import its own name
+    code = "def router():\n    return helper()\n"
+    assert forgotten_project_imports(code, _contract(), SOURCES.get, "app/routes.py") == (
+        code, [])

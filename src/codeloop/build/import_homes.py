@@ -7,15 +7,19 @@ app.storage, and `router` is what the task itself builds in app.routes. Refused 
 with the reason said, the tests were pruned to what was left; the import's home is not a
 guess the model has to make again. Corrected only where the home is unambiguous: the one
 module of the task's own that the name belongs to, or the one module on main that defines
-it (a class, function or assignment, not an import of it).
+it (a class, function or assignment, not an import of it). A project name the file uses and
+never imports (the 1.5B's route tests used `TodoIn` with no import, refused three times) gets
+its import from the same one home.
 """
 
 from __future__ import annotations
 
 import ast
+import builtins
 from collections.abc import Callable
 
 from codeloop.build.contract import TaskContract, is_test_module, module_of, path_of
+from codeloop.jobs.edit_engine.keep_content import after_imports
 
 Read = Callable[[str], "str | None"]  # a worktree file's text, through the path guard
 
@@ -65,6 +69,59 @@ def corrected_imports(source: str, contract: TaskContract,
     return result, notes
 
 
+def forgotten_project_imports(source: str, contract: TaskContract, read: Read,
+                              path: str = "") -> tuple[str, list[str]]:
+    """(`source`, the file at `path`, with `from <home> import name` for each name it reads
+    and binds nowhere (not a builtin) whose home is unambiguous and not the file itself, one
+    note per name); unchanged otherwise."""
+    if contract.language != "python":
+        return source, []
+    try:
+        parsed = ast.parse(source)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return source, []
+    bound, read_names = _names(parsed)
+    homes: dict[str, list[str]] = {}
+    for name in sorted(read_names - bound - set(dir(builtins))):
+        home = _home_of(name, path or None, contract, read)
+        if home is not None and path_of(home) != path:
+            homes.setdefault(home, []).append(name)
+    if not homes:
+        return source, []
+    lines = source.splitlines(keepends=True)
+    at = after_imports(parsed)
+    added = [f"from {home} import {', '.join(names)}\n" for home, names in homes.items()]
+    if at and not lines[at - 1].endswith("\n"):
+        lines[at - 1] += "\n"
+    result = "".join([*lines[:at], *added, *lines[at:]])
+    try:
+        ast.parse(result)
+    except SyntaxError:
+        return source, []
+    return result, [f"{name} is imported from {home} (the file used it without importing it)"
+                    for home, names in homes.items() for name in names]
+
+
+def _names(parsed: ast.Module) -> tuple[set[str], set[str]]:
+    """(every name the module binds anywhere, every name it reads)."""
+    bound: set[str] = set()
+    read_names: set[str] = set()
+    for node in ast.walk(parsed):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            bound.update(node.names)
+        elif isinstance(node, ast.Name):
+            (read_names if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+    return bound, read_names
+
+
 def _home(name: str, module: str, contract: TaskContract, read: Read) -> str | None:
     """The module `name` should come from, when `module` (a module on the worktree) lacks it
     and exactly one other module is its home."""
@@ -75,6 +132,12 @@ def _home(name: str, module: str, contract: TaskContract, read: Read) -> str | N
         # module (its code is not written yet), or the name is there
     if f"{module}.{name}".replace(".", "/") + ".py" in contract.built:
         return None  # a submodule (`from app import models`)
+    return _home_of(name, path, contract, read)
+
+
+def _home_of(name: str, path: str | None, contract: TaskContract, read: Read) -> str | None:
+    """The one module `name` comes from (other than `path`): the task's one module for a name
+    the task builds, else the one module on main that defines it."""
     if name in contract.names and len(contract.modules) == 1:
         return module_of(contract.modules[0])
     homes = [p for p in sorted(contract.built) if p != path and not is_test_module(p)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 
 from codeloop.build.contract import TaskContract, is_test_module, module_of
-from codeloop.build.import_homes import Read, corrected_imports
+from codeloop.build.import_homes import Read, corrected_imports, forgotten_project_imports
 from codeloop.jobs.definitions import definition_span
 from codeloop.jobs.edit_engine.api import Check, EditSite
 from codeloop.jobs.edit_engine.keep_content import after_imports
@@ -96,7 +96,8 @@ class NoRedefinitions:
         text, notes = import_instead(path, text, self.contract)
         if self.read is not None and path.endswith(".py") and not is_test_module(path):
             text, moved = corrected_imports(text, self.contract, self.read)
-            notes += [f"{path}: {note}" for note in moved]
+            text, forgotten = forgotten_project_imports(text, self.contract, self.read, path)
+            notes += [f"{path}: {note}" for note in moved + forgotten]
         return text, notes
 
     def write(self, path: str, text: str) -> str | None:

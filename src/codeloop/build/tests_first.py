@@ -21,7 +21,7 @@ from typing import Any
 from codeloop.build.contract import TaskContract, task_text
 from codeloop.build.contract_tests import contract_test
 from codeloop.build.cut_tests import whole_part
-from codeloop.build.import_homes import Read, corrected_imports
+from codeloop.build.import_homes import Read, corrected_imports, forgotten_project_imports
 from codeloop.build.test_scope import ScopeProblem, prune, scope_problems
 from codeloop.events import EventBus, Progress
 from codeloop.jobs.edits import whole_files
@@ -109,6 +109,8 @@ def ask_for_tests(llm: LLM, contract: TaskContract, task: dict[str, Any], stack:
                                      + ", ".join(added))
             if read is not None:
                 text, moved = corrected_imports(text, contract, read)
+                text, forgotten = forgotten_project_imports(text, contract, read)
+                moved += forgotten
                 if moved:
                     _say(bus, f"{contract.task_id}: the harness corrected the tests' imports: "
                               + "; ".join(moved))
