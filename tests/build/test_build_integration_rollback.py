@@ -5,8 +5,12 @@ Real build: git, sandbox, pytest, scripted agents."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 from build_replies import file_reply, func_task, tasks
 
+from codeloop.build.router_wiring import unwired_routers, wired_entry
 from codeloop.gitutil import git
 
 BREAKS = file_reply(("app/__init__.py", "from app.missing import thing\n"))
@@ -38,3 +42,54 @@ def test_an_integration_that_mends_the_suite_is_kept(build):
     assert not any("rolled back" in n for n in built.final["integration"]["notes"])
     log = git(["log", "--format=%s"], built.out).stdout.splitlines()
     assert any(line.startswith("integration:") for line in log)
+
+
+ROUTES = ("from fastapi import APIRouter\n\nrouter = APIRouter(prefix='/items')\n\n\n"
+          "@router.get('')\ndef listed():\n    return []\n")
+ROUTES_TEST = ("from fastapi import FastAPI\nfrom fastapi.testclient import TestClient\n\n"
+               "from app.routes import router\n\n\ndef test_items():\n    api = FastAPI()\n"
+               "    api.include_router(router)\n"
+               "    assert TestClient(api).get('/items').json() == []\n")
+SERVED = ("from fastapi.testclient import TestClient\n\nfrom app.main import app\n\n\n"
+          "def test_served():\n    assert TestClient(app).get('/items').status_code == 200\n")
+
+
+def test_a_router_nobody_registers_is_registered_by_the_harness(build, tmp_path):
+    """The todo run's routes task merged a router that app.main never included, and the
+    1.5B's integration broke the suite and was rolled back: the router was served nowhere.
+    The harness includes it in the entry point before the model's integration round."""
+    request = {"tech_stack": "python-api", "tasks": [
+        {"id": "R", "description": "an APIRouter named router in app.routes with GET /items",
+         "depends_on": []}]}
+    agents = {"task:R": [f"```python\n{ROUTES_TEST}```", file_reply(("app/routes.py", ROUTES))],
+              "integration": ["DONE"]}
+    built = build(request, agents)
+
+    assert built.final["status"] == "COMPLETE", built.final
+    main = (built.out / "app" / "main.py").read_text()
+    assert "from app.routes import router as routes_router" in main
+    assert "app.include_router(routes_router)" in main
+    assert any("the harness registered app.routes.router in app/main.py" in note
+               for note in built.final["integration"]["notes"])
+    # the app serves the route: a real request through the wired entry point
+    (built.out / "tests" / "test_served.py").write_text(SERVED)
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                          "tests/test_served.py"], cwd=built.out, capture_output=True,
+                         text=True, check=False)
+    assert run.returncode == 0, run.stdout
+
+
+def test_only_routers_no_module_imports_are_wired_and_only_into_a_fastapi_entry():
+    main = "from fastapi import FastAPI\n\napi = FastAPI()\n"
+    files = {"app/main.py": main, "app/routes.py": ROUTES,
+             "app/admin.py": "from fastapi import APIRouter\nadmin = APIRouter()\n",
+             "app/api.py": "from app import admin\n"}  # includes admin's router itself
+    assert unwired_routers(files, "app/main.py") == [("app.routes", "router")]
+    wired = wired_entry(main, [("app.routes", "router")])
+    assert wired is not None and wired.endswith(
+        "from app.routes import router as routes_router  # noqa: E402 (wired by codeloop)\n"
+        "api.include_router(routes_router)\n")
+    assert unwired_routers({**files, "app/main.py": main + "from app.routes import router\n"},
+                           "app/main.py") == []
+    assert wired_entry("app = make_app()\n", [("app.routes", "router")]) is None
+    assert wired_entry("def f(:\n", [("app.routes", "router")]) is None

@@ -12,6 +12,7 @@ from codeloop.build.code_step import request_text
 from codeloop.build.context import BuildContext, emit_state
 from codeloop.build.edit_site import StackSite
 from codeloop.build.push import push_main
+from codeloop.build.router_wiring import unwired_routers, wired_entry
 from codeloop.build.state import BuildState
 from codeloop.build.testing import TestRun
 from codeloop.events import Progress
@@ -36,8 +37,12 @@ def integrate(state: BuildState, ctx: BuildContext, _usage: UsageRecord) -> Stag
     llm = ctx.runtime.llm_for("integration")
     entry = stack.entry_point or stack.src_dir
     notes: list[str] = []
+    tests = _run(site)
+    if entry.endswith(".py"):  # a router no one registers: wired by the harness first
+        tests = _wire_routers(site, entry, ctx, tests, notes, len(merged),
+                              state["total_tasks"])
     start = git(["rev-parse", "HEAD"], ctx.out_dir).stdout.strip()
-    tests = before = _run(site)
+    before = tests
 
     def edit(request: str, rounds: int) -> int:
         shown = _project_files(site, entry)
@@ -80,6 +85,33 @@ def integrate(state: BuildState, ctx: BuildContext, _usage: UsageRecord) -> Stag
                            ok=False)
     return StageOutput({"status": "COMPLETE", "integration": report},
                        f"whole suite passes ({tests.summary}) after {fixes} fix(es)")
+
+
+def _wire_routers(site: StackSite, entry: str, ctx: BuildContext, tests: TestRun,
+                  notes: list[str], done: int, total: int) -> TestRun:
+    """Register the routers nothing registers (router_wiring.py); kept when the suite is no
+    worse for it, else main goes back to where it was."""
+    src = site.stack.src_dir.strip("/") + "/"
+    files = {p: t for p in site.workspace.walk_files()
+             if p.startswith(src) and p.endswith(".py") and not is_test_path(p)
+             and (t := site.read(p)) is not None}
+    routers = unwired_routers(files, entry)
+    wired = wired_entry(files.get(entry, ""), routers) if routers else None
+    if wired is None:
+        return tests
+    start = git(["rev-parse", "HEAD"], ctx.out_dir).stdout.strip()
+    names = ", ".join(f"{module}.{name}" for module, name in routers)
+    refused = site.write(entry, wired)
+    after = tests if refused else _run(site)
+    if refused or _rank(after) < _rank(tests):
+        git(["reset", "-q", "--hard", start], ctx.out_dir)
+        notes.append(f"registering {names} in {entry} was not kept: "
+                     + (refused or f"the suite got worse ({after.summary})"))
+        return tests
+    notes.append(f"the harness registered {names} in {entry}")
+    ctx.runtime.bus.emit(Progress(done=done, total=total,
+                                  message=f"integration: {notes[-1]} ({after.summary})"))
+    return after
 
 
 def _rank(run: TestRun) -> tuple[bool, int, int]:
