@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 from codeloop.build.contract import TaskContract, is_test_module, module_of, path_of
 from codeloop.jobs.edit_engine.keep_content import after_imports
+from codeloop.jobs.forgotten_imports import names_of
 
 Read = Callable[[str], "str | None"]  # a worktree file's text, through the path guard
 
@@ -29,11 +30,8 @@ def corrected_imports(source: str, contract: TaskContract,
     """(`source` with each project `from M import n` whose M lacks `n` pointed at n's home,
     one note per corrected name); unchanged when nothing is corrected or it would not parse.
     `read` gives a module's text on the worktree (None: unreadable, refused)."""
-    if contract.language != "python":
-        return source, []
-    try:
-        parsed = ast.parse(source)
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
+    parsed = _python(source, contract)
+    if parsed is None:
         return source, []
     package = contract.src_dir.replace("/", ".")
     lines = source.splitlines(keepends=True)
@@ -74,13 +72,10 @@ def forgotten_project_imports(source: str, contract: TaskContract, read: Read,
     """(`source`, the file at `path`, with `from <home> import name` for each name it reads
     and binds nowhere (not a builtin) whose home is unambiguous and not the file itself, one
     note per name); unchanged otherwise."""
-    if contract.language != "python":
+    parsed = _python(source, contract)
+    if parsed is None:
         return source, []
-    try:
-        parsed = ast.parse(source)
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return source, []
-    bound, read_names = _names(parsed)
+    bound, read_names, _ = names_of(parsed)
     homes: dict[str, list[str]] = {}
     for name in sorted(read_names - bound - set(dir(builtins))):
         home = _home_of(name, path or None, contract, read)
@@ -102,24 +97,14 @@ def forgotten_project_imports(source: str, contract: TaskContract, read: Read,
                     for home, names in homes.items() for name in names]
 
 
-def _names(parsed: ast.Module) -> tuple[set[str], set[str]]:
-    """(every name the module binds anywhere, every name it reads)."""
-    bound: set[str] = set()
-    read_names: set[str] = set()
-    for node in ast.walk(parsed):
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            bound.add(node.name)
-        elif isinstance(node, ast.arg):
-            bound.add(node.arg)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            bound.add(node.name)
-        elif isinstance(node, (ast.Global, ast.Nonlocal)):
-            bound.update(node.names)
-        elif isinstance(node, ast.Name):
-            (read_names if isinstance(node.ctx, ast.Load) else bound).add(node.id)
-    return bound, read_names
+def _python(source: str, contract: TaskContract) -> ast.Module | None:
+    """`source` parsed, for a Python task; None otherwise or when it does not parse."""
+    if contract.language != "python":
+        return None
+    try:
+        return ast.parse(source)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
 
 
 def _home(name: str, module: str, contract: TaskContract, read: Read) -> str | None:

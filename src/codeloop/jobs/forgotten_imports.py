@@ -41,22 +41,7 @@ def add_forgotten_imports(text: str, importable: frozenset[str]) -> tuple[str, l
         tree = ast.parse(text)
     except SyntaxError:
         return text, []  # the scope check reports it
-    bound: set[str] = set()
-    used: set[str] = set()
-    bare: set[str] = set()  # names read on their own (`Optional[int]`)
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            bound.add(node.name)
-        elif isinstance(node, ast.arg):
-            bound.add(node.arg)
-        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            bound.add(node.id)
-        elif isinstance(node, ast.Name):
-            bare.add(node.id)
-        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-            used.add(node.value.id)
+    bound, bare, used = names_of(tree)
     missing = sorted(name for name in used - bound if name in importable)
     generics = sorted((bare - bound) & TYPING_NAMES) if "typing" in importable else []
     if not missing and not generics:
@@ -67,6 +52,30 @@ def add_forgotten_imports(text: str, importable: frozenset[str]) -> tuple[str, l
     if generics:
         added += f"from typing import {', '.join(generics)}\n"
     return "".join([*lines[:at], added, *lines[at:]]), missing + generics
+
+
+def names_of(tree: ast.Module) -> tuple[set[str], set[str], set[str]]:
+    """(every name the module binds anywhere, every name it reads on its own, every name it
+    reads an attribute of: `os` in `os.getenv`)."""
+    bound: set[str] = set()
+    bare: set[str] = set()
+    used: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            bound.update(node.names)
+        elif isinstance(node, ast.Name):
+            (bare if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            used.add(node.value.id)
+    return bound, bare, used
 
 
 def _insert_line(tree: ast.Module) -> int:
