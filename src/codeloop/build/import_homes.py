@@ -25,6 +25,15 @@ from codeloop.jobs.forgotten_imports import names_of
 Read = Callable[[str], "str | None"]  # a worktree file's text, through the path guard
 
 
+def mended_imports(source: str, contract: TaskContract, read: Read,
+                   path: str = "") -> tuple[str, list[str]]:
+    """Both repairs on the file at `path` (a test when ""): imports pointed at their names'
+    homes, then the project names it forgot to import; one note per name."""
+    source, moved = corrected_imports(source, contract, read)
+    source, forgotten = forgotten_project_imports(source, contract, read, path)
+    return source, moved + forgotten
+
+
 def corrected_imports(source: str, contract: TaskContract,
                       read: Read) -> tuple[str, list[str]]:
     """(`source` with each project `from M import n` whose M lacks `n` pointed at n's home,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 
 from codeloop.build.contract import TaskContract, is_test_module, module_of
-from codeloop.build.import_homes import Read, corrected_imports, forgotten_project_imports
+from codeloop.build.import_homes import Read, mended_imports
 from codeloop.jobs.definitions import definition_span
 from codeloop.jobs.edit_engine.api import Check, EditSite
 from codeloop.jobs.edit_engine.keep_content import after_imports
@@ -88,16 +88,14 @@ class NoRedefinitions:
     every run stopped at that ImportError), and that refuses a write still re-defining a
     class (redefined_classes); the rest is `site`'s."""
 
-    def __init__(self, site: EditSite, contract: TaskContract,
-                 read: Read | None = None) -> None:
+    def __init__(self, site: EditSite, contract: TaskContract, read: Read) -> None:
         self.site, self.contract, self.read = site, contract, read
 
     def prepare(self, path: str, text: str) -> tuple[str, list[str]]:
         text, notes = import_instead(path, text, self.contract)
-        if self.read is not None and path.endswith(".py") and not is_test_module(path):
-            text, moved = corrected_imports(text, self.contract, self.read)
-            text, forgotten = forgotten_project_imports(text, self.contract, self.read, path)
-            notes += [f"{path}: {note}" for note in moved + forgotten]
+        if path.endswith(".py") and not is_test_module(path):
+            text, moved = mended_imports(text, self.contract, self.read, path)
+            notes += [f"{path}: {note}" for note in moved]
         return text, notes
 
     def write(self, path: str, text: str) -> str | None:

@@ -21,7 +21,7 @@ from typing import Any
 from codeloop.build.contract import TaskContract, task_text
 from codeloop.build.contract_tests import contract_test
 from codeloop.build.cut_tests import whole_part
-from codeloop.build.import_homes import Read, corrected_imports, forgotten_project_imports
+from codeloop.build.import_homes import Read, mended_imports
 from codeloop.build.test_scope import ScopeProblem, prune, scope_problems
 from codeloop.events import EventBus, Progress
 from codeloop.jobs.edits import whole_files
@@ -66,8 +66,8 @@ def dependency_files(contract: TaskContract, task: dict[str, Any],
 
 def ask_for_tests(llm: LLM, contract: TaskContract, task: dict[str, Any], stack: Any,
                   tree: Path, files: list[dict[str, str]], *, bus: EventBus | None,
-                  stage: str, previous: str = "", rewrites: int = REWRITES,
-                  read: Read | None = None) -> TestsOutcome:
+                  stage: str, read: Read, previous: str = "",
+                  rewrites: int = REWRITES) -> TestsOutcome:
     """The task's test file, in scope (see the module docstring). `read`: a worktree file's
     text through the path guard (an import from the wrong project module is corrected to
     the name's home, import_homes.py)."""
@@ -107,14 +107,11 @@ def ask_for_tests(llm: LLM, contract: TaskContract, task: dict[str, Any], stack:
             if added:
                 outcome.notes.append(f"tests {attempt + 1}: added the forgotten import(s) "
                                      + ", ".join(added))
-            if read is not None:
-                text, moved = corrected_imports(text, contract, read)
-                text, forgotten = forgotten_project_imports(text, contract, read)
-                moved += forgotten
-                if moved:
-                    _say(bus, f"{contract.task_id}: the harness corrected the tests' imports: "
-                              + "; ".join(moved))
-                    outcome.notes += [f"tests {attempt + 1}: {note}" for note in moved]
+            text, moved = mended_imports(text, contract, read)
+            if moved:
+                _say(bus, f"{contract.task_id}: the harness corrected the tests' imports: "
+                          + "; ".join(moved))
+                outcome.notes += [f"tests {attempt + 1}: {note}" for note in moved]
         problems = scope_problems(text, contract, tree)
         if not problems:
             outcome.text, outcome.problems = text, []
