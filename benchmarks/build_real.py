@@ -8,12 +8,14 @@
 Writes OUT_DIR/summary.json (status, tasks merged, failures, tests at the end, tokens and
 minutes per agent), OUT_DIR/progress.txt (every step as the terminal showed it) and
 OUT_DIR/project.tar.gz (the generated project's main branch, via git archive) and
-OUT_DIR/task-<id>.tar.gz for each task branch that was not merged.
+OUT_DIR/task-<id>.tar.gz for each task branch that was not merged, and
+OUT_DIR/transcript.jsonl.gz (each model call: the agent, the messages, the reply).
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import sys
 import tempfile
@@ -27,7 +29,7 @@ from codeloop.build.runner import BuildOptions, execute, prepare
 from codeloop.build.runtime import BuildRuntime
 from codeloop.config import load_config
 from codeloop.gitutil import git
-from codeloop.llm.base import LLMError
+from codeloop.llm.base import LLMError, to_messages
 from codeloop.store import RunStore
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,16 +57,23 @@ class _TimeUp:
     merge and integration agents note it and go on; task agents stop on the build's own
     stop flag): the build ends, and what main holds is still archived and scored."""
 
-    def __init__(self, llm, up: threading.Event) -> None:
-        self._llm, self._up = llm, up
+    def __init__(self, llm, up: threading.Event, key: str = "",
+                 transcript: list[dict] | None = None) -> None:
+        self._llm, self._up, self._key = llm, up, key
+        self._transcript = transcript if transcript is not None else []
 
     def _check(self) -> None:
         if self._up.is_set():
             raise LLMError("the benchmark's time is up")
 
-    def complete(self, *args, **kwargs):
+    def complete(self, messages, *args, **kwargs):
         self._check()
-        return self._llm.complete(*args, **kwargs)
+        reply = self._llm.complete(messages, *args, **kwargs)
+        # What each agent was shown and answered: where a task failed, and why, is read here.
+        self._transcript.append({"agent": self._key, "time": round(time.time()),
+                                 "messages": [m.as_dict() for m in to_messages(messages)],
+                                 "reply": getattr(reply, "text", str(reply))})
+        return reply
 
     def complete_json(self, *args, **kwargs):
         self._check()
@@ -89,8 +98,10 @@ def run_build(tasks: str, model: str, out_dir: Path, *, max_parallel: int = 1,
     base_llm_for = models_for(model, settings)
     time_up = threading.Event()
 
+    transcript: list[dict] = []
+
     def llm_for(key: str):
-        return _TimeUp(base_llm_for(key), time_up)
+        return _TimeUp(base_llm_for(key), time_up, key, transcript)
     tokens: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # calls, prompt, completion
     seconds: dict[str, float] = defaultdict(float)  # in model calls, per stage
     lines: list[str] = []
@@ -169,6 +180,8 @@ def run_build(tasks: str, model: str, out_dir: Path, *, max_parallel: int = 1,
     }
     (results / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     (results / "progress.txt").write_text("\n".join(lines) + "\n")
+    with gzip.open(results / "transcript.jsonl.gz", "wt", encoding="utf-8") as out_file:
+        out_file.writelines(json.dumps(entry) + "\n" for entry in transcript)
     return summary
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from codeloop.build.library_mends import pydantic2_mended
 from codeloop.build.runtime import BuildRuntime
 from codeloop.build.stacks import Stack
 from codeloop.build.testing import TestRun, run_tests
@@ -34,6 +35,13 @@ class StackSite:
     @property
     def workspace(self) -> Workspace:
         return self.box.workspace
+
+    def prepare(self, path: str, text: str) -> tuple[str, list[str]]:
+        """The stack's library mends (library_mends.py) on a file before it is written."""
+        notes: list[str] = []
+        if "pydantic2" in self.stack.code_mends:
+            text, notes = pydantic2_mended(path, text)
+        return text, notes
 
     def write(self, path: str, text: str) -> str | None:
         outcome = self.box.run("write_file", {"path": path, "content": text})

@@ -92,7 +92,10 @@ class NoRedefinitions:
         self.site, self.contract, self.read = site, contract, read
 
     def prepare(self, path: str, text: str) -> tuple[str, list[str]]:
-        text, notes = import_instead(path, text, self.contract)
+        text, notes = self.site.prepare(path, text) if hasattr(self.site, "prepare") \
+            else (text, [])
+        text, replaced = import_instead(path, text, self.contract)
+        notes += replaced
         if path.endswith(".py") and not is_test_module(path):
             text, moved = mended_imports(text, self.contract, self.read, path)
             notes += [f"{path}: {note}" for note in moved]

@@ -14,7 +14,7 @@ import shutil
 import sys
 from importlib import resources
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 from jinja2 import Environment, StrictUndefined, TemplateError
@@ -53,6 +53,9 @@ class Stack(BaseModel):
     conventions: str = ""
     # What the code prompt says of the installed libraries (the API a small model mixes up)
     code_notes: str = ""
+    # The harness's mechanical rewrites of what the installed libraries refuse at import
+    # (library_mends.py: "pydantic2"), applied to every file an edit writes.
+    code_mends: list[Literal["pydantic2"]] = Field(default_factory=list)
     # Where the parts are wired together, named to the integration agent (None: src_dir).
     entry_point: str | None = None
     memory_mb: int = Field(1024, ge=64, le=65536)  # the test run's memory (V8, Go: more)
