@@ -31,6 +31,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from codeloop.build.stacks import load_stack, render_files
+from codeloop.run_statuses import settle
 from codeloop.sandbox import run_command
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -115,7 +116,11 @@ def run_graph(name: str, args: argparse.Namespace, out_dir: Path) -> dict:
         scored = score_tree(_unpack_main(results / "project.tar.gz", Path(tmp) / "main"),
                             folder)
     total = summary["tokens"].get("total", {})
-    return {**scored, "status": final["status"], "tasks_total": final["total_tasks"],
+    # The run's status, as `codeloop build` says it (succeeded only when every task merged);
+    # the build's own word beside it (COMPLETE: the integration's suite passed on main).
+    status, outcome = settle("build", final["status"], final)
+    return {**scored, "status": status, "outcome": outcome, "build_status": final["status"],
+            "tasks_total": final["total_tasks"],
             "tasks_merged": final["completed_tasks"], "failed_tasks": final["failed_tasks"],
             "minutes": summary["minutes"], "tokens": summary["tokens"],
             "stopped_at_minutes": summary.get("stopped_at_minutes"),
