@@ -93,3 +93,68 @@ def test_a_task_whose_tests_never_stay_in_scope_is_built_against_its_contract(bu
     assert "The task's contract, checked by the harness" in kept and "client.post" not in kept
     assert any("the harness writes the task's contract as its test" in line
                for line in built.progress())
+
+
+STORED_ROUTES = ("from fastapi import APIRouter, HTTPException\n\nfrom app.models import Todo, "
+                 "TodoIn\nfrom app.storage import TodoStore\n\nrouter = APIRouter()\n"
+                 "store = TodoStore()\n\n\n@router.post('/todos', status_code=201)\n"
+                 "def create(todo: TodoIn) -> Todo:\n    return store.add(todo)\n\n\n"
+                 "@router.get('/todos')\ndef listed() -> list[Todo]:\n    return store.all()\n\n\n"
+                 "@router.get('/todos/{todo_id}')\ndef one(todo_id: int) -> Todo:\n"
+                 "    found = store.get(todo_id)\n    if found is None:\n"
+                 "        raise HTTPException(404)\n    return found\n")
+STORE = ("from app.models import Todo, TodoIn\n\n\nclass TodoStore:\n    def __init__(self):\n"
+         "        self.items = {}\n\n    def add(self, todo: TodoIn) -> Todo:\n"
+         "        made = Todo(id=len(self.items) + 1, **todo.model_dump())\n"
+         "        self.items[made.id] = made\n        return made\n\n"
+         "    def get(self, todo_id):\n        return self.items.get(todo_id)\n\n"
+         "    def all(self):\n        return list(self.items.values())\n")
+# the suite's own test of the store: it must still see an empty one after the contract ran
+SUITE_STORE_TEST = ("from app.routes import store\n\n\n"
+                    "def test_z_the_suites_store_is_untouched():\n    assert store.all() == []\n")
+
+
+def _routes_contract(tmp_path):
+    tree, files = _scaffold(tmp_path, {"app/models.py": MODELS, "app/storage.py": STORE})
+    contract = _contract("T3", tree, files, ["T1", "T2"], "tests/test_routes.py")
+    test = contract_test(contract, "app/main.py", task_text(_task(contract)))
+    assert test is not None and not scope_problems(test, contract, tree)  # the harness keeps it
+    return tree, test
+
+
+def test_the_routes_contract_calls_each_route_on_fresh_modules(tmp_path):
+    """A router that answers is kept, and the suite's module-level store is not the one the
+    calls filled (the contract imports the project afresh)."""
+    tree, test = _routes_contract(tmp_path)
+    (tree / "app" / "routes.py").write_text(STORED_ROUTES)
+    (tree / "tests" / "test_zz_suite.py").write_text(SUITE_STORE_TEST)
+    (tree / "tests" / "test_contract.py").write_text(test)
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           "tests/test_contract.py", "tests/test_zz_suite.py"], cwd=tree,
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout
+    assert "4 passed" in done.stdout, done.stdout
+
+
+def test_the_routes_contract_fails_on_a_route_that_raises(tmp_path):
+    """Bookmarks' B3 on the 1.5B: `store.create` on a store that has `add`."""
+    tree, test = _routes_contract(tmp_path)
+    (tree / "app" / "routes.py").write_text(STORED_ROUTES.replace("store.add(", "store.create("))
+    failed = _pytest(tree, test)
+    assert failed.returncode == 1
+    assert "POST /todos with {'title': 'a'} raised AttributeError: 'TodoStore' object has " \
+           "no attribute 'create'" in failed.stdout, failed.stdout
+
+
+def test_the_routes_contract_fails_when_a_posted_item_is_not_kept(tmp_path):
+    """A store made afresh for every request (`Depends()`): the POST answers an id the GET
+    does not know."""
+    tree, test = _routes_contract(tmp_path)
+    (tree / "app" / "routes.py").write_text(
+        STORED_ROUTES.replace("def create(todo: TodoIn)", "def create(todo: TodoIn, store: "
+                              "TodoStore = Depends())").replace(
+            "from fastapi import APIRouter,", "from fastapi import APIRouter, Depends,"))
+    failed = _pytest(tree, test)
+    assert failed.returncode == 1
+    assert ("POST /todos answered id 1, then GET /todos/1 answered 404: the item was not kept"
+            in failed.stdout), failed.stdout

@@ -8,7 +8,8 @@ the two tasks after it (0 of 9 acceptance tests). The contract (contract.py) alr
 what the task must provide: its modules, the names its text gives and the routes it serves.
 A test that those exist is weaker than the model's own tests would have been, and says so
 in its docstring and the progress line; it still keeps a module that does not import, or
-lacks a promised class or route, off main, and lets the graph go on.
+lacks a promised class or route, off main, and lets the graph go on. A routes task's routes
+are also called once each (route_smoke.py): none may raise, and a POSTed item is read back.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import re
 
 from codeloop.build.contract import TaskContract, module_of
+from codeloop.build.route_smoke import SMOKE_IMPORTS, SMOKE_TEST
 
 _PARAMETER = re.compile(r"\{[^}]*\}")
 
@@ -34,7 +36,9 @@ def contract_test(contract: TaskContract, entry_point: str, text: str) -> str | 
                                else modules))
     lines = ['"""The task\'s contract, checked by the harness: the tests the model wrote reached',
              'outside the task. Its modules import and hold the names it promises; a router',
-             'or app of the task serves its routes."""', "", "import re", "",
+             'or app of the task serves its routes, each answers a call without an error,',
+             'and an item a POST answers is read back by its id."""', "",
+             *(SMOKE_IMPORTS if routes else []), "import re", "",
              *[f"import {m}" for m in homes], "", ""]
     if modules and names:
         lines += [f"MODULES = [{', '.join(modules)}]", f"NAMES = {names!r}", "", "",
@@ -72,7 +76,7 @@ def contract_test(contract: TaskContract, entry_point: str, text: str) -> str | 
                   "        assert (method, path) in served, (",
                   "            f'{method} {path} is not served; served: '",
                   "            + (', '.join(f'{m} {p}' for m, p in sorted(served)) or 'nothing'))",
-                  "", ""]
+                  "", "", f"ROUTE_MODULE_NAMES = {homes!r}", SMOKE_TEST]
     return "\n".join(lines).rstrip() + "\n"
 
 
