@@ -22,6 +22,7 @@ from typing import Any
 
 from codeloop.build.contract import TaskContract, module_of
 from codeloop.build.edit_site import StackSite
+from codeloop.build.module_api import module_api
 from codeloop.build.own_classes import NoRedefinitions
 from codeloop.build.test_scope import project_modules, scope_problems
 from codeloop.jobs.edit_engine.api import Check, EditResult, EditTask
@@ -83,7 +84,8 @@ def code_task(llm: LLM, site: StackSite, contract: TaskContract, task: dict[str,
                          # the stack's notes are context, not the request: the request
                          # rules would ask for every name they show
                          context="\n\n".join(filter(None, [site.stack.code_notes.strip(),
-                                                           _context(contract, shown)])))
+                                                           _context(contract, shown,
+                                                                    site.read)])))
     result: EditResult = run_edit(llm, edit_task, NoRedefinitions(site, contract, site.read),
                                   rounds=rounds, bus=site.runtime.bus, stage=stage, say=say,
                                   after_two_echoes="restart")
@@ -120,13 +122,20 @@ def _js_imports(source: str, test_path: str, files: list[str]) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def _context(contract: TaskContract, shown: dict[str, str]) -> str:
-    """What main holds besides the files shown, by name (the model may import from it)."""
-    lines = [f"- {module_of(p)}: {', '.join(names)}"
-             for p, names in sorted(contract.built.items())
-             if names and not p.startswith("tests/") and p not in shown]
-    return ("Other modules in the project (import from them as needed):\n"
-            + "\n".join(lines)) if lines else ""
+def _context(contract: TaskContract, shown: dict[str, str],
+             read: Callable[[str], str | None]) -> str:
+    """What main holds besides the files shown: each module's classes (fields, methods),
+    functions and instances, by signature (module_api.py), so that the code calls what
+    exists; a module that is not Python, or does not parse, by its names."""
+    lines = []
+    for path, names in sorted(contract.built.items()):
+        if not names or path.startswith("tests/") or path in shown:
+            continue
+        api = module_api(read(path) or "") if path.endswith(".py") else []
+        lines.append(f"- {module_of(path)}:" + "".join(f"\n    {line}" for line in api)
+                     if api else f"- {module_of(path)}: {', '.join(names)}")
+    return ("Other modules in the project (import from them as needed; call only what they "
+            "define):\n" + "\n".join(lines)) if lines else ""
 
 
 class _ScopedTests:
