@@ -8,7 +8,11 @@ from __future__ import annotations
 from build_replies import file_reply, no_wiring, reply_with_tests
 
 from codeloop.build.contract import TaskContract
-from codeloop.build.import_homes import corrected_imports, forgotten_project_imports
+from codeloop.build.import_homes import (
+    corrected_imports,
+    forgotten_project_imports,
+    without_self_imports,
+)
 
 SOURCES = {
     "app/main.py": "from fastapi import FastAPI\n\napp = FastAPI()\n",
@@ -72,8 +76,9 @@ def test_the_code_of_a_task_importing_from_the_wrong_module_is_corrected(build):
     a_test = "from app.a import Store\n\n\ndef test_store():\n    assert Store().n == 0\n"
     b_test = ("from app.a import Store\nfrom app.b import total\n\n\ndef test_total():\n"
               "    assert total(Store()) == 0\n")
-    b_code = ("from app.main import app, Store\n\n\ndef total(store: Store) -> int:\n"
-              "    return store.n\n")
+    # and the tests' import of the module copied into the module itself (bookmarks B3)
+    b_code = ("from app.b import total\nfrom app.main import app, Store\n\n\n"
+              "def total(store: Store) -> int:\n    return store.n\n")
     agents = {"task:A": [reply_with_tests(a_test),
                          file_reply(("app/a.py", "class Store:\n    n = 0\n"))],
               "task:B": [reply_with_tests(b_test), file_reply(("app/b.py", b_code))],
@@ -105,3 +110,21 @@ def test_a_project_name_used_without_its_import_gets_it_from_its_one_home():
     code = "def router():\n    return helper()\n"
     assert forgotten_project_imports(code, _contract(), SOURCES.get, "app/routes.py") == (
         code, [])
+
+
+def test_a_module_importing_itself_loses_that_import_and_nothing_else():
+    """The 1.5B's app/routes.py began with its tests' `from app.routes import router` in
+    every attempt of bookmarks B3: a circular ImportError each time."""
+    text = ("from fastapi import APIRouter\nfrom app import models, routes\n"
+            "from app.routes import router\nimport app.routes, json\n\n"
+            "router = APIRouter()\n")
+    mended, notes = without_self_imports(text, "app/routes.py")
+    assert mended == ("from fastapi import APIRouter\nfrom app import models\n"
+                      "import json\n\nrouter = APIRouter()\n")
+    assert [n.split(":")[0] for n in notes] == [
+        "the module imported itself (`from app import routes`)",
+        "the module imported itself (`from app.routes import router`)",
+        "the module imported itself (`import app.routes`)"]
+    assert without_self_imports(text, "app/main.py") == (text, [])
+    assert without_self_imports("from app.routes import (\n", "app/routes.py") == \
+        ("from app.routes import (\n", [])

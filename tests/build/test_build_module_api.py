@@ -45,8 +45,8 @@ MODELS = ("from pydantic import BaseModel, Field\n\n\nclass TodoIn(BaseModel):\n
 
 def test_classes_fields_methods_functions_and_instances_by_signature():
     assert module_api(STORE) == [
-        "class TodoStore: add(todo_in: TodoIn) -> Todo; get(todo_id: int) -> Optional[Todo]; "
-        "all() -> List[Todo]",
+        ("class TodoStore: add(todo_in: TodoIn) -> Todo; get(todo_id: int) -> "
+         "Optional[Todo]; all() -> List[Todo]"),
         "def make_store(size=10, *, strict=False) -> TodoStore",
         "store = TodoStore()",
     ]

@@ -116,6 +116,22 @@ def test_a_test_posting_to_a_later_tasks_endpoint_is_caught_and_rewritten(build)
             "no endpoint (served on main: GET /health)") in second
 
 
+def test_tests_sent_back_unchanged_are_pruned_without_a_third_ask(build):
+    """The 1.5B's bookmarks B3 answered two rewrites with the same file (the second
+    sampled); now the first echo ends the asking: what is out of scope is left out."""
+    agents = {"task:T1": [reply_with_tests(LATER_ENDPOINT_TESTS)] * 2
+              + [file_reply(("app/models.py", MODELS))],
+              "integration": no_wiring()}
+    built = build(todo_request(), agents)
+
+    assert "T1" in merged_tasks(built.out)
+    kept = (built.out / "tests" / "test_models.py").read_text()
+    assert "def test_done_is_false_by_default" in kept and "client.post" not in kept
+    prompts = _t1_prompts(built)
+    assert len(prompts) == 3 and "Write app.models" in prompts[2]
+    assert any("T1: the tests came back unchanged" in m for m in built.progress())
+
+
 def _scaffold(tmp_path: Path, extra: dict[str, str] | None = None) -> tuple[Path, list[str]]:
     """The python-api scaffold's files, as a task's worktree holds them, plus `extra`."""
     stack = load_stack("python-api")
