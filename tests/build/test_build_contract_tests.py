@@ -156,5 +156,21 @@ def test_the_routes_contract_fails_when_a_posted_item_is_not_kept(tmp_path):
             "from fastapi import APIRouter,", "from fastapi import APIRouter, Depends,"))
     failed = _pytest(tree, test)
     assert failed.returncode == 1
-    assert ("POST /todos answered id 1, then GET /todos/1 answered 404: the item was not kept"
-            in failed.stdout), failed.stdout
+    assert ("POST /todos answered {'title': 'a', 'done': False, 'id': 1}, then GET /todos/1 "
+            "answered 404: the item was not kept" in failed.stdout), failed.stdout
+
+
+def test_the_routes_contract_holds_the_statuses_the_task_promises(tmp_path):
+    """T3's text: "POST /todos (201, returns the Todo)", "GET /todos/{todo_id} (404 when
+    missing)"."""
+    tree, test = _routes_contract(tmp_path)
+    assert "PROMISED = {('POST', '/todos'): {'ok': 201}, ('GET', '/todos/{}'): {'missing': " \
+           "404}}" in test
+    (tree / "app" / "routes.py").write_text(STORED_ROUTES.replace(", status_code=201", ""))
+    failed = _pytest(tree, test)
+    assert "POST /todos answered 200; the task says 201" in failed.stdout, failed.stdout
+    (tree / "app" / "routes.py").write_text(STORED_ROUTES.replace(
+        "raise HTTPException(404)", "return Todo(id=todo_id, title='?')"))
+    failed = _pytest(tree, test)
+    assert ("GET /todos/987654 (no such item) answered 200; the task says 404 when it is "
+            "missing") in failed.stdout, failed.stdout

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from codeloop.build.contract import TaskContract, module_of
-from codeloop.build.route_smoke import SMOKE_IMPORTS, SMOKE_TEST
+from codeloop.build.route_smoke import SMOKE_IMPORTS, SMOKE_TEST, promised_statuses
 
 _PARAMETER = re.compile(r"\{[^}]*\}")
 
@@ -76,7 +76,8 @@ def contract_test(contract: TaskContract, entry_point: str, text: str) -> str | 
                   "        assert (method, path) in served, (",
                   "            f'{method} {path} is not served; served: '",
                   "            + (', '.join(f'{m} {p}' for m, p in sorted(served)) or 'nothing'))",
-                  "", "", f"ROUTE_MODULE_NAMES = {homes!r}", SMOKE_TEST]
+                  "", "", f"ROUTE_MODULE_NAMES = {homes!r}",
+                  f"PROMISED = {promised_statuses(text)!r}", SMOKE_TEST]
     return "\n".join(lines).rstrip() + "\n"
 
 

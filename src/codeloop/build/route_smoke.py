@@ -3,6 +3,10 @@ promised route is called once through FastAPI's TestClient, on modules imported 
 suite's own module-level stores are not touched), with a body built from the route's
 OpenAPI schema; none may raise, and an item a POST returns is read back by its id.
 
+Where the task's text promises a status in the parenthesis after a route ("POST /bookmarks
+(201, ...)", "GET /notes/{note_id} (404 when missing)"), a success must answer it and an
+unknown id must answer the missing status.
+
 Measured on the 1.5B: both routes tasks that fell back to the contract test merged with
 routes that could not answer. Bookmarks' B3 called `store.create`, `store.get_all` and
 `get_by_tag` (BookmarkStore has add, all, with_tag) on a `Depends()` store made afresh for
@@ -11,6 +15,35 @@ routes exist let both onto main, and every hidden test of those routes failed.
 """
 
 from __future__ import annotations
+
+import re
+
+from codeloop.build.contract import normal_path
+
+# "POST /bookmarks (201, returns the Bookmark; 422 for a bad url)": the parenthesis after it
+_PROMISE = re.compile(r"\b(GET|POST|PUT|PATCH|DELETE)\s+(/[^\s,;()'\"]*)\s*\(([^()]*)\)")
+_SUCCESS = re.compile(r"\b(2\d\d)\b")
+_MISSING = re.compile(r"\b(404)\b[^;,)]*\b(?:missing|unknown|not found|no such)\b")
+_PARAMETER = re.compile(r"\{[^}]*\}")
+
+
+def promised_statuses(text: str) -> dict[tuple[str, str], dict[str, int]]:
+    """{(method, path with {} for parameters): {"ok": the status of a success, "missing":
+    the status for an unknown item}} as the task's text gives them, in the parenthesis after
+    the route; a route with neither is left out."""
+    found: dict[tuple[str, str], dict[str, int]] = {}
+    for match in _PROMISE.finditer(text):
+        said = match.group(3)
+        promise: dict[str, int] = {}
+        if (ok := _SUCCESS.search(said)) is not None:
+            promise["ok"] = int(ok.group(1))
+        if "{" in match.group(2) and (missing := _MISSING.search(said)) is not None:
+            promise["missing"] = int(missing.group(1))
+        if promise:
+            route = (match.group(1), _PARAMETER.sub("{}", normal_path(match.group(2))))
+            found.setdefault(route, promise)
+    return found
+
 
 SMOKE_TEST = '''
 def sample(schema, defs, name='', depth=0):
@@ -50,49 +83,89 @@ def sample(schema, defs, name='', depth=0):
 
 
 def call_routes(app):
-    """Each promised route the app serves, called once (POST first); what raised."""
+    """Each promised route the app serves, called once (POST first): none may raise, a
+    success answers the status the task promises, an unknown id the missing status, and
+    the first item a POST answers is read back from the GET beside it."""
     from fastapi.testclient import TestClient
     client = TestClient(app)
     schema = app.openapi()
     defs = schema.get('components', {}).get('schemas', {})
     order = {'POST': 0, 'PUT': 1, 'PATCH': 2, 'GET': 3, 'DELETE': 4}
-    calls, made = [], {}
+    calls, made = [], None
     for path, item in schema.get('paths', {}).items():
         shape = re.sub(r'\\{[^}]*\\}', '{}', path).rstrip('/') or '/'
         for method, operation in item.items():
             if (method.upper(), shape) in ROUTES:
-                calls.append((order.get(method.upper(), 5), method.upper(), path, operation))
-    for _, method, path, operation in sorted(calls, key=lambda c: c[:2]):
-        url = re.sub(r'\\{[^}]*\\}', lambda m: str(made.get('id', 1)), path)
+                calls.append((order.get(method.upper(), 5), method.upper(), path, shape,
+                              operation))
+    calls.sort(key=lambda c: c[:2])
+    for _, method, path, shape, operation in calls:
         query = {p['name']: sample(p.get('schema', {}), defs, p['name'])
                  for p in operation.get('parameters', [])
                  if p.get('in') == 'query' and p.get('required')}
         body = operation.get('requestBody', {}).get('content', {}).get('application/json')
         payload = sample(body.get('schema', {}), defs) if body else None
-        try:
-            response = client.request(method, url, params=query,
-                                      **({'json': payload} if body else {}))
-        except Exception as exc:
-            raise AssertionError(f'{method} {url} with {payload!r} raised '
-                                 f'{type(exc).__name__}: {exc}') from exc
-        assert response.status_code < 500, f'{method} {url} answered {response.status_code}'
+        url = re.sub(r'\\{[^}]*\\}', lambda m: str(key_of(made, m.group(0)) or 1), path)
+        response = ask(client, method, url, query, body, payload)
+        promised = PROMISED.get((method, shape), {})
+        if response.status_code < 300 and 'ok' in promised:
+            assert response.status_code == promised['ok'], (
+                f"{method} {url} answered {response.status_code}; the task says "
+                f"{promised['ok']}")
+        if 'missing' in promised:
+            unknown = re.sub(r'\\{[^}]*\\}', lambda m: unknown_id(operation, m.group(0)), path)
+            got = ask(client, method, unknown, query, body, payload)
+            assert got.status_code == promised['missing'], (
+                f"{method} {unknown} (no such item) answered {got.status_code}; the task "
+                f"says {promised['missing']} when it is missing")
         answer = response.json() if 'json' in response.headers.get('content-type', '') else None
         if method == 'POST' and response.status_code < 300 and isinstance(answer, dict) \\
-                and 'id' in answer and not made:
-            made = {'id': answer['id']}
-            read_back(client, calls, path, f'POST {url}', answer['id'])
+                and made is None:
+            made = answer
+            read_back(client, calls, path, f'POST {url}', answer)
 
 
-def read_back(client, calls, posted, post, item_id):
-    """The item a POST answered, fetched by its id from the GET beside it."""
-    for _, method, path, _ in calls:
-        if method == 'GET' and re.fullmatch(re.escape(posted.rstrip('/')) + r'/\\{[^}]*\\}',
-                                            path):
-            url = re.sub(r'\\{[^}]*\\}', str(item_id), path)
-            got = client.get(url)
-            assert got.status_code == 200, (
-                f'{post} answered id {item_id!r}, then GET {url} answered '
-                f'{got.status_code}: the item was not kept (one store for every request?)')
+def ask(client, method, url, query, body, payload):
+    """The app's answer; what it raised, as the failure."""
+    try:
+        response = client.request(method, url, params=query,
+                                  **({'json': payload} if body else {}))
+    except Exception as exc:
+        raise AssertionError(f'{method} {url} with {payload!r} raised '
+                             f'{type(exc).__name__}: {exc}') from exc
+    assert response.status_code < 500, f'{method} {url} answered {response.status_code}'
+    return response
+
+
+def key_of(answer, placeholder):
+    """The value of a path parameter ({bookmark_id}, {code}) in an item a POST answered."""
+    name = placeholder.strip('{}')
+    if not isinstance(answer, dict):
+        return None
+    if name in answer:
+        return answer[name]
+    return answer.get('id') if name.endswith('id') else None
+
+
+def unknown_id(operation, placeholder):
+    """An id no item has, of the path parameter's type."""
+    name = placeholder.strip('{}')
+    kind = next((p.get('schema', {}).get('type') for p in operation.get('parameters', [])
+                 if p.get('name') == name), 'integer')
+    return '987654' if kind in ('integer', 'number') else 'no-such-item-987654'
+
+
+def read_back(client, calls, posted, post, answer):
+    """The item a POST answered, fetched by its key from the GET beside it."""
+    for _, method, path, _, _ in calls:
+        found = re.fullmatch(re.escape(posted.rstrip('/')) + r'/(\\{[^}]*\\})', path)
+        if method != 'GET' or found is None or key_of(answer, found.group(1)) is None:
+            continue
+        url = path.replace(found.group(1), str(key_of(answer, found.group(1))))
+        got = client.get(url)
+        assert got.status_code == 200, (
+            f'{post} answered {answer!r}, then GET {url} answered {got.status_code}: the '
+            'item was not kept (one store for every request?)')
 
 
 @contextlib.contextmanager
