@@ -13,11 +13,12 @@ import sys
 from pathlib import Path
 
 from build_replies import file_reply, no_wiring, reply_with_tests
-from test_build_test_scope import MODELS, _contract, _scaffold, todo_request
+from test_build_test_scope import GOOD_TESTS, MODELS, _contract, _scaffold, todo_request
 
 from codeloop.build.contract import task_text
-from codeloop.build.contract_tests import contract_test
+from codeloop.build.contract_tests import contract_test, with_helpers
 from codeloop.build.repo import merged_tasks
+from codeloop.build.route_smoke import HELPER_FILE, route_calls_helper
 from codeloop.build.test_scope import scope_problems
 
 ENDPOINT_ONLY = ("from fastapi.testclient import TestClient\n\nfrom app.main import app\n\n"
@@ -38,6 +39,7 @@ def _task(contract) -> dict:
 
 def _pytest(root: Path, test: str) -> subprocess.CompletedProcess:
     (root / "tests" / "test_contract.py").write_text(test)
+    (root / "tests" / HELPER_FILE).write_text(route_calls_helper())
     return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                            "tests/test_contract.py"], cwd=root, capture_output=True, text=True,
                           check=False)
@@ -118,7 +120,8 @@ def _routes_contract(tmp_path):
     tree, files = _scaffold(tmp_path, {"app/models.py": MODELS, "app/storage.py": STORE})
     contract = _contract("T3", tree, files, ["T1", "T2"], "tests/test_routes.py")
     test = contract_test(contract, "app/main.py", task_text(_task(contract)))
-    assert test is not None and not scope_problems(test, contract, tree)  # the harness keeps it
+    # the harness keeps it (its helper counted as the file it writes beside it)
+    assert test is not None and not scope_problems(test, with_helpers(contract), tree)
     return tree, test
 
 
@@ -129,6 +132,7 @@ def test_the_routes_contract_calls_each_route_on_fresh_modules(tmp_path):
     (tree / "app" / "routes.py").write_text(STORED_ROUTES)
     (tree / "tests" / "test_zz_suite.py").write_text(SUITE_STORE_TEST)
     (tree / "tests" / "test_contract.py").write_text(test)
+    (tree / "tests" / HELPER_FILE).write_text(route_calls_helper())
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                            "tests/test_contract.py", "tests/test_zz_suite.py"], cwd=tree,
                           capture_output=True, text=True, check=False)
@@ -174,3 +178,31 @@ def test_the_routes_contract_holds_the_statuses_the_task_promises(tmp_path):
     failed = _pytest(tree, test)
     assert ("GET /todos/987654 (no such item) answered 200; the task says 404 when it is "
             "missing") in failed.stdout, failed.stdout
+
+
+DELETES = ("from fastapi.testclient import TestClient\n\nfrom app.main import app\n\n"
+           "client = TestClient(app)\n\n\ndef test_delete():\n"
+           "    assert client.delete('/todos/1').status_code == 404\n")  # no task builds it
+STORE_TESTS = ("from app.models import TodoIn\nfrom app.storage import TodoStore\n\n\n"
+               "def test_add():\n    assert TodoStore().add(TodoIn(title='a')).id == 1\n")
+
+
+def test_a_routes_task_on_its_contract_is_sent_back_until_its_routes_answer(build):
+    """The todo graph for real (git, sandbox, pytest): T3's tests never stay in scope, so
+    its contract is its test, with the route calls' helper beside it; its first routes call
+    `store.create` (the 1.5B's), the contract's failure says so, and the fixed routes are
+    merged with the helper on main."""
+    agents = {"task:T1": [reply_with_tests(GOOD_TESTS), file_reply(("app/models.py", MODELS))],
+              "task:T2": [reply_with_tests(STORE_TESTS), file_reply(("app/storage.py", STORE))],
+              "task:T3": [*[reply_with_tests(DELETES)] * 2,
+                          file_reply(("app/routes.py",
+                                      STORED_ROUTES.replace("store.add(", "store.create("))),
+                          file_reply(("app/routes.py", STORED_ROUTES))],
+              "integration": no_wiring()}
+    built = build(todo_request(), agents)
+
+    assert sorted(merged_tasks(built.out)) == ["T1", "T2", "T3"], "\n".join(built.progress())
+    assert (built.out / "tests" / HELPER_FILE).read_text() == route_calls_helper()
+    fix_prompt = built.llm_for("task:T3").calls[3][-1].content
+    assert "'TodoStore' object has no attribute 'create'" in fix_prompt
+    assert "def call_routes" not in fix_prompt  # the helper is not in the prompt

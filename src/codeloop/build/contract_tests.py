@@ -15,18 +15,21 @@ are also called once each (route_smoke.py): none may raise, and a POSTed item is
 from __future__ import annotations
 
 import re
+from dataclasses import replace
+from pathlib import PurePosixPath
 
 from codeloop.build.contract import TaskContract, module_of
-from codeloop.build.route_smoke import SMOKE_IMPORTS, SMOKE_TEST, promised_statuses
+from codeloop.build.route_smoke import HELPER_FILE, promised_statuses, route_calls_helper
 
 _PARAMETER = re.compile(r"\{[^}]*\}")
 
 
 def contract_test(contract: TaskContract, entry_point: str, text: str) -> str | None:
     """The test file (python) for `contract` (the task's `text` says which names it gives):
-    its modules import and hold its names, and its routes are registered on a router or app
-    in those modules or in `entry_point` (a task's router is included in the app by a later
-    task or the integration); None when the contract names nothing to check."""
+    its modules import and hold its names, and its routes are served by a router or app in
+    those modules or in `entry_point` (a task's router is included in the app by a later
+    task or the integration), and answer when called (the helper of contract_helpers);
+    None when the contract names nothing to check."""
     modules = [module_of(p) for p in contract.modules if p.endswith(".py")]
     names = [n for n in contract.names if _promised(n, text, contract)]
     routes = sorted({_route(e) for e in contract.endpoints}) if contract.serves_http else []
@@ -36,37 +39,24 @@ def contract_test(contract: TaskContract, entry_point: str, text: str) -> str | 
                                else modules))
     lines = ['"""The task\'s contract, checked by the harness: the tests the model wrote reached',
              'outside the task. Its modules import and hold the names it promises; a router',
-             'or app of the task serves its routes, each answers a call without an error,',
-             'and an item a POST answers is read back by its id."""', "",
-             *(SMOKE_IMPORTS if routes else []), "import re", "",
-             *[f"import {m}" for m in homes], "", ""]
+             'or app of the task serves its routes, each answers a call without an error and',
+             'with the status the task promises, and an item a POST answers is read back."""',
+             "", *[f"import {m}" for m in homes]]
+    if routes:
+        lines.append(f"from {_helper_module(contract)} import check_routes, served_by")
+    lines += ["", ""]
     if modules and names:
         lines += [f"MODULES = [{', '.join(modules)}]", f"NAMES = {names!r}", "", "",
                   "def test_the_modules_hold_the_names_the_task_promises():",
                   "    for name in NAMES:",
                   "        assert any(hasattr(m, name) for m in MODULES), name", "", ""]
     if routes:
-        # what is served, read from the OpenAPI schema (FastAPI's public account of its
-        # routes: FastAPI 0.165 keeps an included router as an `_IncludedRouter` with no
-        # `.path`, and walking `.routes` broke on the app once the router was wired); a
-        # router is read through an app that includes it. When one is not served, what is
-        # served is said: a router's prefix written again in its routes (the 1.5B's
-        # `APIRouter(prefix='/todos')` with `@router.post('/todos')`) shows as /todos/todos.
+        # what is served is read from the OpenAPI schema (the helper's served_by); when one
+        # is not served, what is served is said: a router's prefix written again in its
+        # routes (the 1.5B's `APIRouter(prefix='/todos')` with `@router.post('/todos')`)
+        # shows as /todos/todos.
         lines += [f"ROUTES = {routes!r}", f"ROUTE_MODULES = [{', '.join(homes)}]",
-                  "METHODS = {'GET', 'POST', 'PUT', 'PATCH', 'DELETE'}", "", "",
-                  "def served_by(value):",
-                  "    from fastapi import APIRouter, FastAPI",
-                  "    if isinstance(value, APIRouter):",
-                  "        holder = FastAPI()",
-                  "        holder.include_router(value)",
-                  "        value = holder",
-                  "    if not isinstance(value, FastAPI):",
-                  "        return set()",
-                  "    served = set()",
-                  "    for path, item in value.openapi().get('paths', {}).items():",
-                  "        path = re.sub(r'\\{[^}]*\\}', '{}', path).rstrip('/') or '/'",
-                  "        served |= {(m.upper(), path) for m in item if m.upper() in METHODS}",
-                  "    return served", "", "",
+                  f"PROMISED = {promised_statuses(text)!r}", "", "",
                   "def test_the_routes_the_task_promises_are_served():",
                   "    served = set()",
                   "    for module in ROUTE_MODULES:",
@@ -76,9 +66,33 @@ def contract_test(contract: TaskContract, entry_point: str, text: str) -> str | 
                   "        assert (method, path) in served, (",
                   "            f'{method} {path} is not served; served: '",
                   "            + (', '.join(f'{m} {p}' for m, p in sorted(served)) or 'nothing'))",
-                  "", "", f"ROUTE_MODULE_NAMES = {homes!r}",
-                  f"PROMISED = {promised_statuses(text)!r}", SMOKE_TEST]
+                  "", "",
+                  "def test_the_promised_routes_answer_and_keep_what_is_posted():",
+                  "    check_routes([m.__name__ for m in ROUTE_MODULES], ROUTES, PROMISED)", ""]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def contract_helpers(contract: TaskContract) -> dict[str, str]:
+    """{path: text} of the files the contract test imports besides the project's modules:
+    the route calls' helper for a task that serves routes."""
+    if not (contract.serves_http and contract.endpoints):
+        return {}
+    return {_helper_path(contract): route_calls_helper()}
+
+
+def with_helpers(contract: TaskContract) -> TaskContract:
+    """`contract` with the contract test's helpers counted as project files (the scope
+    check of the contract test, before they are written)."""
+    return replace(contract, built={**contract.built,
+                                    **{path: [] for path in contract_helpers(contract)}})
+
+
+def _helper_path(contract: TaskContract) -> str:
+    return str(PurePosixPath(contract.test_path).parent / HELPER_FILE)
+
+
+def _helper_module(contract: TaskContract) -> str:
+    return _helper_path(contract).removesuffix(".py").replace("/", ".")
 
 
 def _promised(name: str, text: str, contract: TaskContract) -> bool:

@@ -64,7 +64,9 @@ def run_attempt(llm: LLM, runtime: BuildRuntime, stack: Stack, task: dict[str, A
         why = "; ".join(tests.problems[:3]) or "no test file came back"
         return AttemptResult(False, "", f"the tests stay outside the task: {why}",
                              tests.tokens)
-    refused = site.write(test_path, tests.text)
+    refused = next(filter(None, (site.write(path, text)
+                                 for path, text in {**tests.helpers,
+                                                    test_path: tests.text}.items())), None)
     if refused:
         return AttemptResult(False, "", f"the tests could not be written: {refused}",
                              tests.tokens)

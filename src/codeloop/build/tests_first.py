@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from codeloop.build.contract import TaskContract, task_text
-from codeloop.build.contract_tests import contract_test
+from codeloop.build.contract_tests import contract_helpers, contract_test, with_helpers
 from codeloop.build.cut_tests import whole_part
 from codeloop.build.import_homes import Read, mended_imports
 from codeloop.build.test_scope import ScopeProblem, prune, scope_problems
@@ -45,6 +45,8 @@ class TestsOutcome:
     tokens: int = 0
     problems: list[str] = field(default_factory=list)  # what the last file had out of scope
     notes: list[str] = field(default_factory=list)  # what happened, for the progress lines
+    # files the harness writes beside the test file (the contract test's helper), by path
+    helpers: dict[str, str] = field(default_factory=dict)
 
 
 def dependency_files(contract: TaskContract, task: dict[str, Any],
@@ -137,11 +139,11 @@ def ask_for_tests(llm: LLM, contract: TaskContract, task: dict[str, Any], stack:
         # none stayed within the task: its contract, checked by the harness, rather than a
         # blocked task that blocks every task after it (contract_tests.py)
         fallback = contract_test(contract, stack.entry_point or "", task_text(task))
-        if fallback is not None and not scope_problems(fallback, contract, tree):
+        if fallback is not None and not scope_problems(fallback, with_helpers(contract), tree):
             _say(bus, f"{contract.task_id}: the tests stayed outside the task "
                       f"({'; '.join(outcome.problems[:1])}): the harness writes the task's "
                       "contract as its test instead")
-            outcome.text = fallback
+            outcome.text, outcome.helpers = fallback, contract_helpers(contract)
             outcome.notes.append("the task's contract, written by the harness, is its test")
     return outcome
 
