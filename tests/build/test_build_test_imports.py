@@ -85,12 +85,18 @@ def test_tests_that_import_an_earlier_tasks_name_from_the_wrong_module_are_corre
     assert any("Store is imported from app.a, not app.main" in m for m in said), said
 
 
-def test_the_code_prompt_says_which_pydantic_is_installed(build):
+def test_the_code_prompt_says_which_pydantic_is_installed_where_pydantic_is_in_play(build):
     """python-api's code prompt names pydantic 2's API: asked for "a field_validator", the
-    1.5B wrote pydantic 1's `@validator(..., mode='before')` and the module never imported."""
-    agents = {"task:A": func_task("a", "1"), "integration": no_wiring()}
-    built = build(tasks(("A",)), agents)
+    1.5B wrote pydantic 1's `@validator(..., mode='before')` and the module never imported.
+    Only where pydantic is in play: shown for inventory I2's two plain functions, the note
+    made the 1.5B write a pydantic class with methods in every attempt."""
+    request = tasks(("A",), ("B",))
+    request["tasks"][0]["description"] = "the a function, over a pydantic model"
+    agents = {"task:A": func_task("a", "1"), "task:B": func_task("b", "2"),
+              "integration": no_wiring()}
+    built = build(request, agents)
 
     assert built.final["status"] == "COMPLETE", built.final
     code_prompt = built.llm_for("task:A").calls[1][-1].content
     assert "pydantic 2 is installed" in code_prompt and "field_validator" in code_prompt
+    assert "pydantic 2 is installed" not in built.llm_for("task:B").calls[1][-1].content

@@ -20,10 +20,11 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
-from codeloop.build.contract import TaskContract, module_of
+from codeloop.build.contract import TaskContract, module_of, task_text
 from codeloop.build.edit_site import StackSite
 from codeloop.build.module_api import module_api
 from codeloop.build.own_classes import NoRedefinitions
+from codeloop.build.stacks import Stack
 from codeloop.build.test_scope import project_modules, scope_problems
 from codeloop.jobs.edit_engine.api import Check, EditResult, EditTask
 from codeloop.jobs.edit_engine.rounds import run_edit
@@ -83,9 +84,9 @@ def code_task(llm: LLM, site: StackSite, contract: TaskContract, task: dict[str,
                          spec=[test_path], new=[p for p in edit if p not in files],
                          # the stack's notes are context, not the request: the request
                          # rules would ask for every name they show
-                         context="\n\n".join(filter(None, [site.stack.code_notes.strip(),
-                                                           _context(contract, shown,
-                                                                    site.read)])))
+                         context="\n\n".join(filter(None, [
+                             _notes(site.stack, task_text(task), shown),
+                             _context(contract, shown, site.read)])))
     result: EditResult = run_edit(llm, edit_task, NoRedefinitions(site, contract, site.read),
                                   rounds=rounds, bus=site.runtime.bus, stage=stage, say=say,
                                   after_two_echoes="restart")
@@ -120,6 +121,14 @@ def _js_imports(source: str, test_path: str, files: list[str]) -> list[str]:
                              if path + ext in files), path + default)
             found.append(path)
     return list(dict.fromkeys(found))
+
+
+def _notes(stack: Stack, text: str, shown: dict[str, str]) -> str:
+    """The stack's notes on its libraries, when the task's text or the files shown mention
+    one of their words (code_notes_when)."""
+    words = [w.lower() for w in stack.code_notes_when]
+    seen = " ".join([text, *shown.values()]).lower()
+    return stack.code_notes.strip() if not words or any(w in seen for w in words) else ""
 
 
 def _context(contract: TaskContract, shown: dict[str, str],

@@ -53,6 +53,9 @@ class Stack(BaseModel):
     conventions: str = ""
     # What the code prompt says of the installed libraries (the API a small model mixes up)
     code_notes: str = ""
+    # Words (any case) of which one must be in the task's text or the files its code prompt
+    # shows for code_notes to be shown; empty: always shown.
+    code_notes_when: list[str] = Field(default_factory=list)
     # The harness's mechanical rewrites of what the installed libraries refuse at import
     # (library_mends.py: "pydantic2"), applied to every file an edit writes.
     code_mends: list[Literal["pydantic2"]] = Field(default_factory=list)
