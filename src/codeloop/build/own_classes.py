@@ -10,6 +10,7 @@ import ast
 
 from codeloop.build.contract import TaskContract, is_test_module, module_of
 from codeloop.build.import_homes import Read, mended_imports
+from codeloop.build.undefined_exceptions import defined_exceptions
 from codeloop.jobs.definitions import definition_span
 from codeloop.jobs.edit_engine.api import Check, EditSite
 from codeloop.jobs.edit_engine.keep_content import after_imports
@@ -99,6 +100,8 @@ class NoRedefinitions:
         if path.endswith(".py") and not is_test_module(path):
             text, moved = mended_imports(text, self.contract, self.read, path)
             notes += [f"{path}: {note}" for note in moved]
+            text, defined = defined_exceptions(path, text, self.contract.names)
+            notes += defined
         return text, notes
 
     def write(self, path: str, text: str) -> str | None:
