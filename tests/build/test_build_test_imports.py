@@ -58,6 +58,21 @@ def test_typing_generics_used_bare_are_imported_from_typing_once():
                                  STANDARD_LIBRARY)[1] == ["Dict"]
 
 
+def test_a_librarys_name_used_bare_is_imported_where_the_file_imports_that_library():
+    """The 1.5B's bookmarks B1: `from pydantic import BaseModel, Field, validator` over an
+    `@field_validator`, a NameError at import in attempt after attempt."""
+    code = ("from pydantic import BaseModel, validator\n\n\nclass A(BaseModel):\n"
+            "    x: str\n\n    @field_validator('x')\n    def v(cls, value):\n"
+            "        raise HTTPException(404)\n")
+    fixed, added = add_forgotten_imports(code, STANDARD_LIBRARY)
+    assert added == ["field_validator"]
+    assert fixed.startswith("from pydantic import field_validator\nfrom pydantic import ")
+    # fastapi is not imported by the file: its HTTPException is not added
+    assert "import HTTPException" not in fixed
+    plain = "x = field_validator\n"
+    assert add_forgotten_imports(plain, STANDARD_LIBRARY) == (plain, [])
+
+
 def test_tests_that_import_an_earlier_tasks_name_from_the_wrong_module_are_corrected(build):
     """B's tests import A's `Store` and B's own `router` from app.main, which holds neither:
     the harness points each import at its home (A's app.a defines Store; app.b is what B

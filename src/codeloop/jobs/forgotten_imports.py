@@ -26,6 +26,15 @@ STANDARD_LIBRARY = frozenset(sys.stdlib_module_names) - {"this", "antigravity"}
 TYPING_NAMES = frozenset({"Any", "Callable", "DefaultDict", "Dict", "FrozenSet", "Iterable",
                           "Iterator", "List", "Literal", "Mapping", "Optional", "Sequence",
                           "Set", "Tuple", "Type", "Union"})
+# a library's names a file uses bare, added only when the file already imports from that
+# library (so nothing is added that the project does not use): the 1.5B's bookmarks B1
+# wrote `from pydantic import BaseModel, Field, validator` over an `@field_validator`
+LIBRARY_NAMES = {
+    "pydantic": frozenset({"BaseModel", "ConfigDict", "Field", "ValidationError",
+                           "field_validator", "model_validator"}),
+    "fastapi": frozenset({"APIRouter", "Body", "Depends", "FastAPI", "HTTPException",
+                          "Query"}),
+}
 
 
 def importable_modules(packages: Iterable[str]) -> frozenset[str]:
@@ -44,14 +53,19 @@ def add_forgotten_imports(text: str, importable: frozenset[str]) -> tuple[str, l
     bound, bare, used = names_of(tree)
     missing = sorted(name for name in used - bound if name in importable)
     generics = sorted((bare - bound) & TYPING_NAMES) if "typing" in importable else []
-    if not missing and not generics:
+    imported_from = {node.module for node in tree.body if isinstance(node, ast.ImportFrom)}
+    library = {lib: sorted((bare - bound) & names) for lib, names in LIBRARY_NAMES.items()
+               if lib in imported_from and (bare - bound) & names}
+    if not missing and not generics and not library:
         return text, []
     lines = text.splitlines(keepends=True)
     at = _insert_line(tree)
     added = "".join(f"import {name}\n" for name in missing)
     if generics:
         added += f"from typing import {', '.join(generics)}\n"
-    return "".join([*lines[:at], added, *lines[at:]]), missing + generics
+    added += "".join(f"from {lib} import {', '.join(names)}\n" for lib, names in library.items())
+    return ("".join([*lines[:at], added, *lines[at:]]),
+            missing + generics + [n for names in library.values() for n in names])
 
 
 def names_of(tree: ast.Module) -> tuple[set[str], set[str], set[str]]:
