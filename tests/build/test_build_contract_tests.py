@@ -206,3 +206,26 @@ def test_a_routes_task_on_its_contract_is_sent_back_until_its_routes_answer(buil
     fix_prompt = built.llm_for("task:T3").calls[3][-1].content
     assert "'TodoStore' object has no attribute 'create'" in fix_prompt
     assert "def call_routes" not in fix_prompt  # the helper is not in the prompt
+
+
+def test_a_routes_tasks_own_tests_get_the_contract_of_its_routes_beside_them(build):
+    """T3's own tests stay in scope (they POST to the route it builds) and pass on routes
+    that answer 200 where the task says 201: the harness's contract test beside them fails
+    until the routes answer as promised."""
+    own = ENDPOINT_ONLY.replace("== 201", "< 300")
+    agents = {"task:T1": [reply_with_tests(GOOD_TESTS), file_reply(("app/models.py", MODELS))],
+              "task:T2": [reply_with_tests(STORE_TESTS), file_reply(("app/storage.py", STORE))],
+              "task:T3": [reply_with_tests(own),
+                          file_reply(("app/routes.py",
+                                      STORED_ROUTES.replace(", status_code=201", ""))),
+                          file_reply(("app/routes.py", STORED_ROUTES))],
+              "integration": no_wiring()}
+    built = build(todo_request(), agents)
+
+    assert sorted(merged_tasks(built.out)) == ["T1", "T2", "T3"], "\n".join(built.progress())
+    assert (built.out / "tests" / "test_routes.py").read_text().rstrip() == own.rstrip()
+    assert "check_routes(" in (built.out / "tests" / "test_routes_contract.py").read_text()
+    fix_prompt = built.llm_for("task:T3").calls[2][-1].content
+    assert "POST /todos answered 200; the task says 201" in fix_prompt
+    assert any("the harness's test of the routes goes beside them "
+               "(tests/test_routes_contract.py)" in m for m in built.progress())

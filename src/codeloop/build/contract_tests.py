@@ -80,6 +80,20 @@ def contract_helpers(contract: TaskContract) -> dict[str, str]:
     return {_helper_path(contract): route_calls_helper()}
 
 
+def routes_contract_beside(contract: TaskContract, entry_point: str,
+                           text: str) -> dict[str, str]:
+    """{path: text} of the contract test (and its helper) written beside a routes task's
+    own tests when those stayed in scope: its routes must answer, with the statuses its text
+    promises, and keep what is posted, whatever the model's tests check ({} for a task that
+    serves no named route)."""
+    test = contract_test(contract, entry_point, text) if contract.endpoints else None
+    if test is None or not contract_helpers(contract):
+        return {}
+    path = PurePosixPath(contract.test_path)
+    return {**contract_helpers(contract),
+            str(path.with_name(f"{path.stem}_contract{path.suffix}")): test}
+
+
 def with_helpers(contract: TaskContract) -> TaskContract:
     """`contract` with the contract test's helpers counted as project files (the scope
     check of the contract test, before they are written)."""

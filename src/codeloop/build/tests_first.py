@@ -19,7 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from codeloop.build.contract import TaskContract, task_text
-from codeloop.build.contract_tests import contract_helpers, contract_test, with_helpers
+from codeloop.build.contract_tests import (
+    contract_helpers,
+    contract_test,
+    routes_contract_beside,
+    with_helpers,
+)
 from codeloop.build.cut_tests import whole_part
 from codeloop.build.import_homes import Read, mended_imports
 from codeloop.build.test_scope import ScopeProblem, prune, scope_problems
@@ -72,7 +77,24 @@ def ask_for_tests(llm: LLM, contract: TaskContract, task: dict[str, Any], stack:
                   rewrites: int = REWRITES) -> TestsOutcome:
     """The task's test file, in scope (see the module docstring). `read`: a worktree file's
     text through the path guard (an import from the wrong project module is corrected to
-    the name's home, import_homes.py)."""
+    the name's home, import_homes.py). A routes task's own tests get the harness's contract
+    test of its routes beside them (contract_tests.routes_contract_beside)."""
+    outcome = _tests(llm, contract, task, stack, tree, files, bus=bus, stage=stage,
+                     read=read, previous=previous, rewrites=rewrites)
+    if outcome.text is not None and not outcome.helpers and contract.language == "python":
+        beside = routes_contract_beside(contract, stack.entry_point or "", task_text(task))
+        if beside and not any(scope_problems(t, with_helpers(contract), tree)
+                              for p, t in beside.items() if p.endswith("_contract.py")):
+            outcome.helpers = beside
+            _say(bus, f"{contract.task_id}: the harness's test of the routes goes beside "
+                      f"them ({', '.join(p for p in beside if p.endswith('_contract.py'))})")
+    return outcome
+
+
+def _tests(llm: LLM, contract: TaskContract, task: dict[str, Any], stack: Any, tree: Path,
+           files: list[dict[str, str]], *, bus: EventBus | None, stage: str, read: Read,
+           previous: str, rewrites: int) -> TestsOutcome:
+    """The model's test file in scope, or the task's contract (see the module)."""
     spec = load_prompt("codeloop.build", "tests_first")
     outcome = TestsOutcome(None)
     last, problems = "", []
