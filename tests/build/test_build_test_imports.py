@@ -71,6 +71,10 @@ def test_a_librarys_name_used_bare_is_imported_where_the_file_imports_that_libra
     assert "import HTTPException" not in fixed
     plain = "x = field_validator\n"
     assert add_forgotten_imports(plain, STANDARD_LIBRARY) == (plain, [])
+    # the standard library's names with one home, always (inventory I4's bare `Decimal`)
+    report = "def total(items) -> Decimal:\n    return Decimal(sum(items))\n"
+    fixed, added = add_forgotten_imports(report, STANDARD_LIBRARY)
+    assert added == ["Decimal"] and fixed.startswith("from decimal import Decimal\n")
 
 
 def test_tests_that_import_an_earlier_tasks_name_from_the_wrong_module_are_corrected(build):

@@ -10,7 +10,9 @@ edit engine on every Python file a reply writes (jobs/edit_engine/rounds.py).
 The typing generics a file uses bare (`Optional[int]`, `List[Todo]`) with nothing binding
 them get `from typing import ...` the same way: the 1.5B's route tests for the todo example
 were refused three times for an undefined `Optional` and `List`, and the task was built
-against its contract instead of its own tests."""
+against its contract instead of its own tests. So do a few standard library names with one
+home (`Decimal`, `defaultdict`: STDLIB_NAMES), and the names of pydantic and fastapi a file
+uses bare where it already imports from that library (LIBRARY_NAMES)."""
 
 from __future__ import annotations
 
@@ -26,6 +28,19 @@ STANDARD_LIBRARY = frozenset(sys.stdlib_module_names) - {"this", "antigravity"}
 TYPING_NAMES = frozenset({"Any", "Callable", "DefaultDict", "Dict", "FrozenSet", "Iterable",
                           "Iterator", "List", "Literal", "Mapping", "Optional", "Sequence",
                           "Set", "Tuple", "Type", "Union"})
+# the standard library's names a file uses bare, each with one home (not `Path`, `datetime`,
+# `field`: another module has one of that name too): the 1.5B's inventory I4 typed its
+# report `Decimal` with no import, a NameError at import in every round
+STDLIB_NAMES = {
+    "collections": frozenset({"Counter", "OrderedDict", "defaultdict", "deque",
+                              "namedtuple"}),
+    "dataclasses": frozenset({"asdict", "dataclass"}),
+    "decimal": frozenset({"Decimal", "ROUND_HALF_UP"}),
+    "enum": frozenset({"Enum", "IntEnum"}),
+    "fractions": frozenset({"Fraction"}),
+    "functools": frozenset({"lru_cache", "partial", "reduce", "wraps"}),
+    "uuid": frozenset({"uuid4"}),
+}
 # a library's names a file uses bare, added only when the file already imports from that
 # library (so nothing is added that the project does not use): the 1.5B's bookmarks B1
 # wrote `from pydantic import BaseModel, Field, validator` over an `@field_validator`
@@ -56,6 +71,8 @@ def add_forgotten_imports(text: str, importable: frozenset[str]) -> tuple[str, l
     imported_from = {node.module for node in tree.body if isinstance(node, ast.ImportFrom)}
     library = {lib: sorted((bare - bound) & names) for lib, names in LIBRARY_NAMES.items()
                if lib in imported_from and (bare - bound) & names}
+    library.update({lib: sorted((bare - bound) & names) for lib, names in STDLIB_NAMES.items()
+                    if lib in importable and (bare - bound) & names})
     if not missing and not generics and not library:
         return text, []
     lines = text.splitlines(keepends=True)
