@@ -27,6 +27,7 @@ from codeloop.build.contract_tests import (
 )
 from codeloop.build.cut_tests import whole_part
 from codeloop.build.import_homes import Read, mended_imports
+from codeloop.build.stated_examples import examples_beside
 from codeloop.build.test_scope import ScopeProblem, prune, scope_problems
 from codeloop.events import EventBus, Progress
 from codeloop.jobs.edits import whole_files
@@ -88,6 +89,13 @@ def ask_for_tests(llm: LLM, contract: TaskContract, task: dict[str, Any], stack:
             outcome.helpers = beside
             _say(bus, f"{contract.task_id}: the harness's test of the routes goes beside "
                       f"them ({', '.join(p for p in beside if p.endswith('_contract.py'))})")
+    if outcome.text is not None:
+        examples = {p: t for p, t in examples_beside(contract, task_text(task)).items()
+                    if not scope_problems(t, contract, tree)}
+        if examples:
+            outcome.helpers = {**outcome.helpers, **examples}
+            _say(bus, f"{contract.task_id}: the examples the task states go beside the tests "
+                      f"({', '.join(examples)})")
     return outcome
 
 

@@ -35,17 +35,19 @@ def test_functions(source: str) -> list[str]:
 
 
 def drop_unmet_tests(site: StackSite, test_path: str, output: str,
-                     say: Callable[[str], None], why: str) -> list[str]:
+                     say: Callable[[str], None], why: str, *, anchored: bool = False) -> list[str]:
     """Drop the failing functions of `test_path` when they are at most half of its tests
-    (one is left at least) and every failure of the run (`output`, pytest's) is one of them; the names dropped when
-    the stack's tests then pass, else [] with the file as it was."""
+    (one is left at least; any number when `anchored`: the examples the task's text states
+    are in the run and pass, stated_examples.py) and every failure of the run (`output`,
+    pytest's) is one of them; the names dropped when the stack's tests then pass, else []
+    with the file as it was."""
     failing = failing_tests(output)
     mine = failing.pop(test_path, set())
     text = site.read(test_path)
     if not mine or failing or text is None or "ERROR " in output:
         return []  # a failure elsewhere (main's tests, a collection error): not the tests'
     names = test_functions(text)
-    if not set(mine) <= set(names) or 2 * len(mine) > len(names):
+    if not set(mine) <= set(names) or (2 * len(mine) > len(names) and not anchored):
         return []
     pruned = without_functions(text, set(mine))
     if pruned is None or site.write(test_path, pruned) is not None:

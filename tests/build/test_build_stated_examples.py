@@ -1,0 +1,50 @@
+"""The examples a task's text states go beside the model's tests, and judge them when they
+disagree with code that meets the examples (stated_examples.py, unmet_tests.py): the 1.5B's
+own tests carried made-up expected values, and tasks were retried until the cap."""
+
+from __future__ import annotations
+
+from build_replies import file_reply, no_wiring, reply_with_tests
+
+from codeloop.build.stated_examples import is_examples_file, stated_examples
+
+S1 = ("Short codes in app.codes: function encode(n) -> the base-62 text of a non-negative "
+      "integer n (encode(0) == '0', encode(61) == 'Z', encode(62) == '10'), and function "
+      "decode(code) -> the integer back; decode(encode(n)) == n.")
+
+
+def test_literal_examples_of_the_tasks_functions_are_taken_once_in_order():
+    assert stated_examples(S1 + " encode(0) == '0'", ["encode", "decode"]) == [
+        "encode(0) == '0'", "encode(61) == 'Z'", "encode(62) == '10'"]
+    # not a function the task builds, not literal, nested calls
+    text = ("round(2.5) == 2; slugify(title) == 'x'; total([]) == 0; "
+            "slugify('Hello, World!') == 'hello-world'")
+    assert stated_examples(text, ["slugify", "total"]) == [
+        "total([]) == 0", "slugify('Hello, World!') == 'hello-world'"]
+    assert is_examples_file("tests/test_codes_examples.py")
+    assert not is_examples_file("tests/test_codes.py")
+
+
+def test_own_tests_that_disagree_with_code_meeting_the_examples_go(build):
+    """Two of the model's three tests expect made-up values (more than half: without the
+    examples they would stay and block the task); the code meets the stated examples."""
+    request = {"tech_stack": "python-api", "tasks": [
+        {"id": "A", "description": "Pricing in app.pricing: function line_total(quantity, "
+                                   "price) -> quantity * price (line_total(2, 3.5) == 7.0)",
+         "depends_on": []}]}
+    tests = ("from app.pricing import line_total\n\n\ndef test_one():\n"
+             "    assert line_total(1, 2.0) == 2.0\n\n\ndef test_made_up():\n"
+             "    assert line_total(2, 2.0) == 5.0\n\n\ndef test_made_up_too():\n"
+             "    assert line_total(3, 1.0) == 4.0\n")
+    code = "def line_total(quantity, price):\n    return quantity * price\n"
+    agents = {"task:A": [reply_with_tests(tests), *[file_reply(("app/pricing.py", code))] * 5],
+              "integration": no_wiring()}
+    built = build(request, agents)
+
+    assert built.final["status"] == "COMPLETE", "\n".join(built.progress())
+    examples = (built.out / "tests" / "test_pricing_examples.py").read_text()
+    assert "assert line_total(2, 3.5) == 7.0" in examples
+    kept = (built.out / "tests" / "test_pricing.py").read_text()
+    assert "def test_one" in kept and "made_up" not in kept
+    assert any("dropped 2 of 3 tests in tests/test_pricing.py" in m
+               and "while the examples the task states pass" in m for m in built.progress())
