@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from codeloop.build.source_spans import replace_span
 from codeloop.jobs.edit_engine.keep_content import after_imports
 
 PATTERN_TAKERS = {"Field", "constr"}  # calls whose `regex=` pydantic 2 refuses
@@ -49,7 +50,7 @@ def pydantic2_mended(path: str, text: str) -> tuple[str, list[str]]:
         return text, []
     lines = text.splitlines(keepends=True)
     for edit in sorted(edits, key=lambda e: e.start, reverse=True):
-        lines = _replaced(lines, edit)
+        lines = replace_span(lines, edit.start, edit.end, edit.text)
     result = "".join(lines)
     if any("field_validator(" in e.text for e in edits):
         result = _with_field_validator_import(result)
@@ -122,14 +123,6 @@ def _decorator_edits(tree: ast.Module) -> list[_Edit]:
 def _is_true(keyword: ast.keyword | None) -> bool:
     return keyword is not None and isinstance(keyword.value, ast.Constant) \
         and keyword.value.value is True
-
-
-def _replaced(lines: list[str], edit: _Edit) -> list[str]:
-    (first, start_col), (last, end_col) = edit.start, edit.end
-    # ast's columns count UTF-8 bytes: cut the lines as bytes
-    head = lines[first - 1].encode()[:start_col].decode(errors="replace")
-    tail = lines[last - 1].encode()[end_col:].decode(errors="replace")
-    return [*lines[:first - 1], head + edit.text + tail, *lines[last:]]
 
 
 def _with_field_validator_import(text: str) -> str:

@@ -10,6 +10,7 @@ import ast
 
 from codeloop.build.contract import TaskContract, is_test_module, module_of
 from codeloop.build.import_homes import Read, mended_imports
+from codeloop.build.shared_store import shared_store
 from codeloop.build.undefined_exceptions import defined_exceptions
 from codeloop.jobs.definitions import definition_span
 from codeloop.jobs.edit_engine.api import Check, EditSite
@@ -102,6 +103,9 @@ class NoRedefinitions:
             notes += [f"{path}: {note}" for note in moved]
             text, defined = defined_exceptions(path, text, self.contract.names)
             notes += defined
+            text, shared = shared_store(path, text, self.contract.src_dir.replace("/", "."),
+                                        set(self.contract.models))
+            notes += shared
         return text, notes
 
     def write(self, path: str, text: str) -> str | None:
