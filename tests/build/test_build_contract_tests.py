@@ -208,6 +208,11 @@ def test_a_routes_task_on_its_contract_is_sent_back_until_its_routes_answer(buil
     assert "def call_routes" not in fix_prompt  # the helper is not in the prompt
 
 
+WIRED_MAIN = ("from fastapi import FastAPI\n\nfrom app.routes import router\n\n"
+              "app = FastAPI(title='todo')\napp.include_router(router)\n\n\n"
+              "@app.get('/health')\ndef health() -> dict:\n    return {'status': 'ok'}\n")
+
+
 def test_a_routes_tasks_own_tests_get_the_contract_of_its_routes_beside_them(build):
     """T3's own tests stay in scope (they POST to the route it builds) and pass on routes
     that answer 200 where the task says 201: the harness's contract test beside them fails
@@ -217,7 +222,8 @@ def test_a_routes_tasks_own_tests_get_the_contract_of_its_routes_beside_them(bui
               "task:T2": [reply_with_tests(STORE_TESTS), file_reply(("app/storage.py", STORE))],
               "task:T3": [reply_with_tests(own),
                           file_reply(("app/routes.py",
-                                      STORED_ROUTES.replace(", status_code=201", ""))),
+                                      STORED_ROUTES.replace(", status_code=201", "")),
+                                     ("app/main.py", WIRED_MAIN)),
                           file_reply(("app/routes.py", STORED_ROUTES))],
               "integration": no_wiring()}
     built = build(todo_request(), agents)

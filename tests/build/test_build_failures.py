@@ -68,7 +68,8 @@ def test_the_fix_request_holds_the_concrete_failure(build):
 
 def test_a_task_that_writes_no_tests_is_not_accepted(build):
     # Tests come first: a reply of code alone is asked for again, told it holds no test;
-    # code every time fails the attempt before any code is asked for.
+    # the same reply again ends the asking (an echo), and the attempt fails before any code
+    # is asked for.
     code_only = [file_reply(("app/a.py", "def a():\n    return 1\n"))] * 3
     built = build(tasks(("A",), ("B",), ("C",)), {"task:A": code_only,
                                                    "task:B": func_task("b", "2"),
@@ -77,7 +78,7 @@ def test_a_task_that_writes_no_tests_is_not_accepted(build):
     assert built.final["failed_tasks"]["A"].startswith(
         "blocked: the tests stay outside the task: the file holds no test"), built.final
     prompts = [call[-1].content for call in built.llm_for("task:A").calls]
-    assert len(prompts) == 3 and all("Write tests/test_a.py" in p for p in prompts)
+    assert len(prompts) == 2 and all("Write tests/test_a.py" in p for p in prompts)
     assert "the file holds no test (a function named test_...)" in prompts[1]
     # One of three not merged is not more than half: the build completes without it.
     assert built.final["status"] == "COMPLETE"

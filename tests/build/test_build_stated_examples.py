@@ -42,9 +42,9 @@ def test_own_tests_that_disagree_with_code_meeting_the_examples_go(build):
     built = build(request, agents)
 
     assert built.final["status"] == "COMPLETE", "\n".join(built.progress())
-    examples = (built.out / "tests" / "test_pricing_examples.py").read_text()
+    examples = (built.out / "tests" / "test_a_examples.py").read_text()
     assert "assert line_total(2, 3.5) == 7.0" in examples
-    kept = (built.out / "tests" / "test_pricing.py").read_text()
+    kept = (built.out / "tests" / "test_a.py").read_text()
     assert "def test_one" in kept and "made_up" not in kept
-    assert any("dropped 2 of 3 tests in tests/test_pricing.py" in m
+    assert any("dropped 2 of 3 tests in tests/test_a.py" in m
                and "while the examples the task states pass" in m for m in built.progress())
