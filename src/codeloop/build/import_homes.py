@@ -19,6 +19,7 @@ import builtins
 from collections.abc import Callable
 
 from codeloop.build.contract import TaskContract, is_test_module, module_of, path_of
+from codeloop.build.source_spans import if_it_parses
 from codeloop.jobs.edit_engine.keep_content import after_imports
 from codeloop.jobs.forgotten_imports import names_of
 
@@ -67,14 +68,7 @@ def without_self_imports(source: str, path: str) -> tuple[str, list[str]]:
                    if isinstance(node, ast.ImportFrom) else f"import {own}")
         notes.insert(0, f"the module imported itself (`{spelled}`): the harness removed "
                         "that import (a module uses its own names directly)")
-    if not notes:
-        return source, []
-    result = "".join(lines)
-    try:
-        ast.parse(result)
-    except SyntaxError:
-        return source, []
-    return result, notes
+    return if_it_parses(source, "".join(lines), notes)
 
 
 def corrected_imports(source: str, contract: TaskContract,
@@ -109,14 +103,7 @@ def corrected_imports(source: str, contract: TaskContract,
         new += [f"from {home} import {', '.join(names)}\n" for home, names in moved.items()]
         lines[node.lineno - 1:node.end_lineno or node.lineno] = new
         notes = said + notes
-    if not notes:
-        return source, []
-    result = "".join(lines)
-    try:
-        ast.parse(result)
-    except SyntaxError:
-        return source, []
-    return result, notes
+    return if_it_parses(source, "".join(lines), notes)
 
 
 def forgotten_project_imports(source: str, contract: TaskContract, read: Read,

@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from codeloop.build.source_spans import replace_span
+from codeloop.build.source_spans import if_it_parses, parsed_python, replace_span
 from codeloop.jobs.edit_engine.keep_content import after_imports
 
 PATTERN_TAKERS = {"Field", "constr"}  # calls whose `regex=` pydantic 2 refuses
@@ -37,13 +37,8 @@ def pydantic2_mended(path: str, text: str) -> tuple[str, list[str]]:
     """(`text` with pydantic 1's spellings that raise under pydantic 2 rewritten, one note
     per rewrite); unchanged when there is none, the module does not import pydantic, or the
     result would not parse."""
-    if not path.endswith(".py"):
-        return text, []
-    try:
-        tree = ast.parse(text)
-    except SyntaxError:
-        return text, []
-    if not _imports_pydantic(tree):
+    tree = parsed_python(path, text)
+    if tree is None or not _imports_pydantic(tree):
         return text, []
     edits = [*_pattern_edits(tree), *_decorator_edits(tree)]
     if not edits:
@@ -54,11 +49,8 @@ def pydantic2_mended(path: str, text: str) -> tuple[str, list[str]]:
     result = "".join(lines)
     if any("field_validator(" in e.text for e in edits):
         result = _with_field_validator_import(result)
-    try:
-        ast.parse(result)
-    except SyntaxError:
-        return text, []
-    return result, [f"{path}: pydantic 2 is installed: {e.note}" for e in edits]
+    return if_it_parses(text, result, [f"{path}: pydantic 2 is installed: {e.note}"
+                                       for e in edits])
 
 
 def _imports_pydantic(tree: ast.Module) -> bool:
@@ -126,7 +118,10 @@ def _is_true(keyword: ast.keyword | None) -> bool:
 
 
 def _with_field_validator_import(text: str) -> str:
-    tree = ast.parse(text)
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return text  # if_it_parses keeps the original
     for node in tree.body:
         if isinstance(node, ast.ImportFrom) and node.module == "pydantic" and \
                 any(a.name == "field_validator" for a in node.names):

@@ -17,7 +17,7 @@ import ast
 import re
 from dataclasses import dataclass
 
-from codeloop.build.source_spans import replace_span
+from codeloop.build.source_spans import if_it_parses, parsed_python, replace_span
 from codeloop.jobs.edit_engine.keep_content import after_imports
 from codeloop.jobs.forgotten_imports import names_of
 
@@ -35,13 +35,8 @@ def shared_store(path: str, source: str, package: str,
     unchanged when there is none, the module serves no router, or the result would not
     parse. `package`: the source package (`app`); `models`: its pydantic models (values,
     not stores: never shared)."""
-    if not path.endswith(".py"):
-        return source, []
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return source, []
-    if not _has_router(tree):
+    tree = parsed_python(path, source)
+    if tree is None or not _has_router(tree):
         return source, []
     project = _project_classes(tree, package) - models
     made_at_top = {_called(n.value) for n in tree.body
@@ -71,13 +66,9 @@ def shared_store(path: str, source: str, package: str,
     made = "".join(f"{name} = {cls}()  # one store for every request (codeloop)\n"
                    for cls, name in names.items())
     result = "".join([*lines[:at], "\n" if at else "", made, *lines[at:]])
-    try:
-        ast.parse(result)
-    except SyntaxError:
-        return source, []
-    return result, [f"{path}: the routes made a {cls} per request, so what one request added "
+    return if_it_parses(source, result, [f"{path}: the routes made a {cls} per request, so what one request added "
                     f"the next could not find: the harness made one module-level `{name} = "
-                    f"{cls}()` that they share" for cls, name in names.items()]
+                    f"{cls}()` that they share" for cls, name in names.items()])
 
 
 def _has_router(tree: ast.Module) -> bool:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import builtins
 
+from codeloop.build.source_spans import if_it_parses, parsed_python
 from codeloop.jobs.edit_engine.keep_content import after_imports
 from codeloop.jobs.forgotten_imports import names_of
 
@@ -26,11 +27,8 @@ def defined_exceptions(path: str, source: str,
     of the names the task promises (`promised`: an `HTTPException` not imported is not
     the module's own), one note each); unchanged when there is none or the module does not
     parse."""
-    if not path.endswith(".py"):
-        return source, []
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
+    tree = parsed_python(path, source)
+    if tree is None:
         return source, []
     bound, _, _ = names_of(tree)
     if any(isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names)
@@ -47,12 +45,8 @@ def defined_exceptions(path: str, source: str,
     head = "".join(lines[:at])
     result = head + added + ("\n\n" if at < len(lines) else "") + \
         "".join(lines[at:]).lstrip("\n")
-    try:
-        ast.parse(result)
-    except SyntaxError:
-        return source, []
-    return result, [f"{path}: {name} is raised but was never defined: the harness added "
-                    f"`class {name}(Exception)` to it" for name in missing]
+    return if_it_parses(source, result, [f"{path}: {name} is raised but was never defined: the harness added "
+                    f"`class {name}(Exception)` to it" for name in missing])
 
 
 def _exception_names(tree: ast.Module) -> list[str]:
