@@ -235,3 +235,23 @@ def test_a_routes_tasks_own_tests_get_the_contract_of_its_routes_beside_them(bui
     assert "POST /todos answered 200; the task says 201" in fix_prompt
     assert any("the harness's test of the routes goes beside them "
                "(tests/test_routes_contract.py)" in m for m in built.progress())
+
+
+def test_the_harness_contract_is_never_pruned_nor_repaired_by_the_model(build):
+    """bookmarks B3 at a0d1d3c: its routes served /bookmarks/bookmarks, the model stood by
+    them, and the contract's "routes are served" test was dropped as unmet; the route calls,
+    finding no promised route, passed, and B3 merged. Now the contract stays whole."""
+    doubled = STORED_ROUTES.replace("router = APIRouter()", "router = APIRouter(prefix='/todos')")
+    agents = {"task:T1": [reply_with_tests(GOOD_TESTS), file_reply(("app/models.py", MODELS))],
+              "task:T2": [reply_with_tests(STORE_TESTS), file_reply(("app/storage.py", STORE))],
+              "task:T3": [*[reply_with_tests(DELETES)] * 2,
+                          *[file_reply(("app/routes.py", doubled))] * 6],
+              "integration": no_wiring()}
+    built = build(todo_request(), agents)
+
+    assert sorted(merged_tasks(built.out)) == ["T1", "T2"], "\n".join(built.progress())
+    progress = "\n".join(built.progress())
+    assert "T3: dropped" not in progress and "one round to fix" not in progress
+    fix_prompt = built.llm_for("task:T3").calls[3][-1].content
+    assert "GET /todos is not served; served: " in fix_prompt  # the contract's two tests
+    assert "none of [('GET', '/todos')" in fix_prompt

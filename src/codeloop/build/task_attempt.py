@@ -77,7 +77,7 @@ def run_attempt(llm: LLM, runtime: BuildRuntime, stack: Stack, task: dict[str, A
     for note in list(dict.fromkeys(code.notes))[:MAX_NOTES]:  # refused writes, unusable replies
         say(note)
     if not code.passed and any("back unchanged" in note for note in code.notes) \
-            and not raised_in(code.output, code.written):
+            and not raised_in(code.output, code.written) and not tests.by_harness:
         # The model stands by its code: the test may be what is wrong (one round, in scope);
         # not when the code itself raises (no change to the test mends that).
         say(f"the code was sent back unchanged: one round to fix {test_path} if it is wrong")
@@ -88,7 +88,10 @@ def run_attempt(llm: LLM, runtime: BuildRuntime, stack: Stack, task: dict[str, A
         why = "that the code, sent back unchanged twice, does not meet"
     else:
         why = f"that {fix_rounds + 1} rounds of code did not meet"
-    if not code.passed:  # the few failing tests the code could not meet go (unmet_tests.py)
+    # the few failing tests the code could not meet go (unmet_tests.py); never the contract's
+    # (the 1.5B's bookmarks B3 at a0d1d3c merged once its "routes are served" test was
+    # dropped as unmet, and the contract's route calls found no route to call)
+    if not code.passed and not tests.by_harness:
         anchored = any(is_examples_file(p) for p in tests.helpers)
         if anchored:
             why += " while the examples the task states pass"

@@ -53,6 +53,9 @@ class TestsOutcome:
     notes: list[str] = field(default_factory=list)  # what happened, for the progress lines
     # files the harness writes beside the test file (the contract test's helper), by path
     helpers: dict[str, str] = field(default_factory=dict)
+    # the test file is the task's contract, written by the harness: never repaired by the
+    # model nor pruned of what the code does not meet
+    by_harness: bool = False
 
 
 def dependency_files(contract: TaskContract, task: dict[str, Any],
@@ -174,6 +177,7 @@ def _tests(llm: LLM, contract: TaskContract, task: dict[str, Any], stack: Any, t
                       f"({'; '.join(outcome.problems[:1])}): the harness writes the task's "
                       "contract as its test instead")
             outcome.text, outcome.helpers = fallback, contract_helpers(contract)
+            outcome.by_harness = True
             outcome.notes.append("the task's contract, written by the harness, is its test")
     return outcome
 
