@@ -10,6 +10,7 @@ import ast
 
 from codeloop.build.contract import TaskContract, is_test_module, module_of
 from codeloop.build.import_homes import Read, mended_imports
+from codeloop.build.router_prefix import without_repeated_prefix
 from codeloop.build.shared_store import shared_store
 from codeloop.build.undefined_exceptions import defined_exceptions
 from codeloop.jobs.definitions import definition_span
@@ -106,6 +107,8 @@ class NoRedefinitions:
             text, shared = shared_store(path, text, self.contract.src_dir.replace("/", "."),
                                         set(self.contract.models))
             notes += shared
+            text, unprefixed = without_repeated_prefix(path, text)
+            notes += unprefixed
         return text, notes
 
     def write(self, path: str, text: str) -> str | None:
