@@ -161,6 +161,11 @@ def named_endpoints(text: str) -> list[str]:
                               for m in _ENDPOINT.finditer(text)))
 
 
+def route_shape(path: str) -> str:
+    """A route's path as the contract compares them: normal, each parameter `{}`."""
+    return re.sub(r"\{[^}]*\}", "{}", normal_path(path))
+
+
 def normal_path(path: str) -> str:
     """/todos/ -> /todos; the query string dropped."""
     path = path.split("?", 1)[0].rstrip(".")

@@ -18,10 +18,8 @@ import re
 from dataclasses import replace
 from pathlib import PurePosixPath
 
-from codeloop.build.contract import TaskContract, module_of
+from codeloop.build.contract import TaskContract, module_of, route_shape
 from codeloop.build.route_smoke import HELPER_FILE, promised_statuses, route_calls_helper
-
-_PARAMETER = re.compile(r"\{[^}]*\}")
 
 
 def contract_test(contract: TaskContract, entry_point: str, text: str) -> str | None:
@@ -121,4 +119,4 @@ def _promised(name: str, text: str, contract: TaskContract) -> bool:
 
 def _route(endpoint: str) -> tuple[str, str]:
     method, _, path = endpoint.partition(" ")
-    return method.upper(), _PARAMETER.sub("{}", path.strip().rstrip("/") or "/")
+    return method.upper(), route_shape(path.strip())

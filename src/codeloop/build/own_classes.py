@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import ast
 
+from codeloop.build.code_mends import mended_code
 from codeloop.build.contract import TaskContract, is_test_module, module_of
-from codeloop.build.import_homes import Read, mended_imports
-from codeloop.build.router_prefix import without_repeated_prefix
-from codeloop.build.shared_store import shared_store
-from codeloop.build.undefined_exceptions import defined_exceptions
+from codeloop.build.import_homes import Read
 from codeloop.jobs.definitions import definition_span
 from codeloop.jobs.edit_engine.api import Check, EditSite
 from codeloop.jobs.edit_engine.keep_content import after_imports
@@ -85,11 +83,10 @@ def _home(node: ast.ClassDef, path: str, contract: TaskContract) -> str | None:
 
 
 class NoRedefinitions:
-    """An edit site whose `prepare` replaces a copy of a class on main with its import and
-    points an import from the wrong project module at the name's home (import_homes.py:
-    the 1.5B's todo routes imported `TodoStore` from app.models in all six attempts, and
-    every run stopped at that ImportError), and that refuses a write still re-defining a
-    class (redefined_classes); the rest is `site`'s."""
+    """An edit site whose `prepare` applies the stack's library mends (`site.prepare`),
+    replaces a copy of a class on main with its import, then the harness's mends of a task's
+    module (code_mends.py), and that refuses a write still re-defining a class
+    (redefined_classes); the rest is `site`'s."""
 
     def __init__(self, site: EditSite, contract: TaskContract, read: Read) -> None:
         self.site, self.contract, self.read = site, contract, read
@@ -99,16 +96,8 @@ class NoRedefinitions:
             else (text, [])
         text, replaced = import_instead(path, text, self.contract)
         notes += replaced
-        if path.endswith(".py") and not is_test_module(path):
-            text, moved = mended_imports(text, self.contract, self.read, path)
-            notes += [f"{path}: {note}" for note in moved]
-            text, defined = defined_exceptions(path, text, self.contract.names)
-            notes += defined
-            text, shared = shared_store(path, text, self.contract.src_dir.replace("/", "."),
-                                        set(self.contract.models))
-            notes += shared
-            text, unprefixed = without_repeated_prefix(path, text)
-            notes += unprefixed
+        text, mended = mended_code(path, text, self.contract, self.read)
+        notes += mended
         return text, notes
 
     def write(self, path: str, text: str) -> str | None:

@@ -20,13 +20,12 @@ from __future__ import annotations
 import re
 from importlib import resources
 
-from codeloop.build.contract import normal_path
+from codeloop.build.contract import route_shape
 
 # "POST /bookmarks (201, returns the Bookmark; 422 for a bad url)": the parenthesis after it
 _PROMISE = re.compile(r"\b(GET|POST|PUT|PATCH|DELETE)\s+(/[^\s,;()'\"]*)\s*\(([^()]*)\)")
 _SUCCESS = re.compile(r"\b(2\d\d)\b")
 _MISSING = re.compile(r"\b(404)\b[^;,)]*\b(?:missing|unknown|not found|no such)\b")
-_PARAMETER = re.compile(r"\{[^}]*\}")
 
 
 def promised_statuses(text: str) -> dict[tuple[str, str], dict[str, int]]:
@@ -42,7 +41,7 @@ def promised_statuses(text: str) -> dict[tuple[str, str], dict[str, int]]:
         if "{" in match.group(2) and (missing := _MISSING.search(said)) is not None:
             promise["missing"] = int(missing.group(1))
         if promise:
-            route = (match.group(1), _PARAMETER.sub("{}", normal_path(match.group(2))))
+            route = (match.group(1), route_shape(match.group(2)))
             found.setdefault(route, promise)
     return found
 

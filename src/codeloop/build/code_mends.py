@@ -1,0 +1,28 @@
+"""The harness's mends of a task's Python module before it is written, in order, each from a
+mistake the 1.5B kept making (see each module): imports pointed at their homes and a
+module's import of itself dropped (import_homes.py), a promised exception class defined
+(undefined_exceptions.py), a store made per request shared (shared_store.py), a router
+prefix repeated in its routes removed (router_prefix.py)."""
+
+from __future__ import annotations
+
+from codeloop.build.contract import TaskContract, is_test_module
+from codeloop.build.import_homes import Read, mended_imports
+from codeloop.build.router_prefix import without_repeated_prefix
+from codeloop.build.shared_store import shared_store
+from codeloop.build.undefined_exceptions import defined_exceptions
+
+
+def mended_code(path: str, text: str, contract: TaskContract,
+                read: Read) -> tuple[str, list[str]]:
+    """(`text`, the task's module at `path`, mended; one note per mend); a test module or a
+    file that is not Python is left as it is."""
+    if not path.endswith(".py") or is_test_module(path):
+        return text, []
+    text, moved = mended_imports(text, contract, read, path)
+    notes = [f"{path}: {note}" for note in moved]
+    text, defined = defined_exceptions(path, text, contract.names)
+    text, shared = shared_store(path, text, contract.src_dir.replace("/", "."),
+                                set(contract.models))
+    text, unprefixed = without_repeated_prefix(path, text)
+    return text, notes + defined + shared + unprefixed
