@@ -5,8 +5,10 @@ recognisable code in a broken reply used, a refused write said in the next promp
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 
@@ -14,6 +16,7 @@ from codeloop.agent.factory import agent_spec
 from codeloop.agent.snapshots import init_repo
 from codeloop.jobs import edit_engine
 from codeloop.jobs.edit_engine import Check, EditTask, ToolboxSite, run_edit
+from codeloop.jobs.edit_engine.blank_bodies import PLACEHOLDER
 from codeloop.jobs.edit_engine.raised_in import raised_in
 from codeloop.jobs.edit_engine.rounds import FRESH_TEMPERATURE, RETRY_TEMPERATURE
 from codeloop.llm.scripted import ScriptedLLM
@@ -62,24 +65,74 @@ def test_a_rewrite_keeps_the_trailing_docstring_and_constants_it_dropped(box):
     assert "if not text.isdigit()" in text
 
 
-def test_an_echo_gets_the_failure_worked_through_then_a_sample(box):
+def test_an_echo_gets_the_failure_worked_through_then_the_function_asked_anew(box):
     site = _site(box)
     failing = site.check()
     assert failing is not None and not failing.passed
     echo = f"FILE: ages.py\n```python\n{BUGGY}```\n"
-    reading = "int(text) raises on 'abc' and nothing checks the LIMIT."
-    llm = ScriptedLLM([echo, echo, reading, f"FILE: ages.py\n```python\n{FIXED_BODY}```\n"])
+    # the new body comes back under the placeholder line it was shown: that line goes
+    anew = FIXED_BODY.replace('"""\n', f'"""\n    {PLACEHOLDER}\n', 1)
+    llm = ScriptedLLM([echo, echo, f"FILE: ages.py\n```python\n{anew}```\n"])
     result = run_edit(llm, _task(box, failing), site)
-    assert result.passed and result.calls == 4
-    second, asked, last = (llm.calls[n][-1].content for n in (1, 2, 3))
+    assert result.passed and result.calls == 3
+    second, last = (llm.calls[n][-1].content for n in (1, 2))
     assert "back unchanged" in second and "The lines the failure points at" in second
     assert "ages.py line " in second and "value = int(text)" in second
     assert "worked through" in second or "The check fails with" in second
-    # twice unchanged: the model's own reading of the failure first, then in the last prompt
+    # twice unchanged: parse_age, which the failure calls, shown without its body
+    assert "The body of ages.py: parse_age is left out above" in last
+    assert "value = int(text)" not in last and "raise NotImplementedError" in last
+    assert "LIMIT = 150" in last and "Notes kept at the end" in last  # the rest as it is
+    assert "The lines the failure points at" not in last
+    text = box.workspace.read_text("ages.py")
+    assert "if not text.isdigit()" in text and PLACEHOLDER not in text
+    assert text.rstrip().endswith('"""Notes kept at the end of the module: never lost."""')
+    # greedy twice, then a sample: the same prompt would get the same answer
+    assert llm.temperatures == [0.0, 0.0, RETRY_TEMPERATURE]
+
+
+class NamelessCheckSite(ToolboxSite):
+    """A check whose failure calls no function of the file (a finding, not a traceback)."""
+
+    def check(self):
+        text = self.box.workspace.read_text("ages.py")
+        return Check("isdigit" in text, "" if "isdigit" in text else
+                     "the request is not done yet: ages must be checked before use")
+
+
+def test_an_echo_of_a_failure_that_names_no_function_gets_the_models_reading(box):
+    site = NamelessCheckSite(box, edit_engine.test_command(box.workspace.walk_files()))
+    echo = f"FILE: ages.py\n```python\n{BUGGY}```\n"
+    reading = "int(text) runs on any text: nothing checks it first."
+    llm = ScriptedLLM([echo, echo, reading, f"FILE: ages.py\n```python\n{FIXED_BODY}```\n"])
+    result = run_edit(llm, _task(box, site.check()), site)
+    assert result.passed and result.calls == 4
+    asked, last = llm.calls[2][-1].content, llm.calls[3][-1].content
     assert "Which line of the code makes the tests fail" in asked
     assert f"What is wrong, as you read it before (check it against the code): {reading}" in last
-    # greedy twice, then a sample: the same prompt would get the same answer
-    assert llm.temperatures[:2] == [0.0, 0.0] and llm.temperatures[3] == RETRY_TEMPERATURE
+    assert "value = int(text)" in last  # nothing blanked: the failure named no function
+    assert llm.temperatures[3] == RETRY_TEMPERATURE
+
+
+class ScoringSite(ToolboxSite):
+    """Counts the tests passing, as review's site does (the rounds keep the best)."""
+
+    def check(self):
+        found = super().check()
+        passed = re.search(r"(\d+) passed", found.output) if found is not None else None
+        return found if found is None else replace(found, score=int(passed.group(1))
+                                                   if passed else 0)
+
+
+def test_a_blanked_round_that_leaves_fewer_tests_passing_is_undone(box):
+    # the body asked anew comes back as the placeholder's `raise`: worse than the echo
+    site = ScoringSite(box, edit_engine.test_command(box.workspace.walk_files()))
+    echo = f"FILE: ages.py\n```python\n{BUGGY}```\n"
+    worse = "FILE: ages.py\n```python\ndef parse_age(text):\n    raise NotImplementedError\n```\n"
+    llm = ScriptedLLM([echo, echo, worse])
+    result = run_edit(llm, _task(box, site.check()), site)
+    assert not result.passed and result.calls == 3
+    assert box.workspace.read_text("ages.py") == BUGGY
 
 
 def test_a_fix_in_a_malformed_block_is_used(box):
@@ -127,14 +180,14 @@ def test_a_reply_that_only_rewrites_the_tests_gets_the_echo_framing(box):
     site = _site(box)
     failing = site.check()
     tests_only = f"FILE: test_ages.py\n```python\n{TESTS}\n# changed\n```\n"
-    llm = ScriptedLLM([tests_only, tests_only, "The LIMIT is never checked.",
-                       f"FILE: ages.py\n```python\n{FIXED_BODY}```\n"])
+    llm = ScriptedLLM([tests_only, tests_only, f"FILE: ages.py\n```python\n{FIXED_BODY}```\n"])
     result = run_edit(llm, _task(box, failing), site)
     assert result.passed and box.workspace.read_text("test_ages.py") == TESTS
     second = llm.calls[1][-1].content
     assert "You rewrote only test_ages.py" in second and "Change ages.py instead" in second
     assert "The lines the failure points at" in second
-    assert llm.temperatures[3] == RETRY_TEMPERATURE  # after the reading: a sample
+    assert "parse_age is left out above" in llm.calls[2][-1].content
+    assert llm.temperatures[2] == RETRY_TEMPERATURE  # twice the same: a sample
 
 
 def test_a_file_created_in_one_round_is_shown_as_it_is_in_the_next(box):

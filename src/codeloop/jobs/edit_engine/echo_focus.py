@@ -15,6 +15,7 @@ import ast
 import re
 
 MAX_LINES = 6
+LINES_NOTE = "The lines the failure points at:"
 _ASSERT = re.compile(r"^E\s+(?:AssertionError: )?assert (.+?) == (.+?)\s*$", re.MULTILINE)
 _SOURCE = re.compile(r"^>\s+assert (.+?) == (.+?)\s*$", re.MULTILINE)  # the test's own line
 _WHERE = re.compile(r"^E\s+\+\s+where (.+?) = (.+?)\s*$", re.MULTILINE)
@@ -48,20 +49,14 @@ def worked_through(output: str) -> str:
 def suspicious_lines(output: str, files: dict[str, str], paths: list[str]) -> list[str]:
     """`path line N: text` for the lines of `paths` (files to edit, their text in `files`)
     that the failure output names; else the lines that call what the failure names."""
-    found: list[tuple[str, int]] = []
-    for pattern in _REFS:
-        for match in pattern.finditer(output):
-            path = path_among(match.group(1), paths)
-            if path is not None and (path, int(match.group(2))) not in found:
-                found.append((path, int(match.group(2))))
     out = []
-    for path, number in found:
+    for path, number in pointed_lines(output, paths):
         lines = files.get(path, "").splitlines()
         if 1 <= number <= len(lines) and lines[number - 1].strip():
             out.append(f"{path} line {number}: {lines[number - 1].strip()}")
     if out:
         return out[:MAX_LINES]
-    names = {n.rsplit(".", 1)[-1] for n in _CALL.findall(output)} - {"assert", "print"}
+    names = called_names(output)
     for path in paths:
         for number, line in enumerate(files.get(path, "").splitlines(), 1):
             text = line.strip()
@@ -73,6 +68,22 @@ def suspicious_lines(output: str, files: dict[str, str], paths: list[str]) -> li
         for path in paths:
             out += _bodies(path, files.get(path, ""), names)
     return out[:MAX_LINES]
+
+
+def pointed_lines(output: str, paths: list[str]) -> list[tuple[str, int]]:
+    """(path, line number) of each line of `paths` the failure output names, in order."""
+    found: list[tuple[str, int]] = []
+    for pattern in _REFS:
+        for match in pattern.finditer(output):
+            path = path_among(match.group(1), paths)
+            if path is not None and (path, int(match.group(2))) not in found:
+                found.append((path, int(match.group(2))))
+    return found
+
+
+def called_names(output: str) -> set[str]:
+    """The names the failure output calls (`slugify(...)`, `self.store.add(...)`: `add`)."""
+    return {n.rsplit(".", 1)[-1] for n in _CALL.findall(output)} - {"assert", "print"}
 
 
 def _bodies(path: str, source: str, names: set[str]) -> list[str]:
@@ -118,6 +129,6 @@ def echo_focus(output: str, files: dict[str, str], paths: list[str], echoed: lis
         notes.append(said)
     lines = suspicious_lines(output, files, paths)
     if lines:
-        notes.append("The lines the failure points at:\n" + "\n".join(lines)
+        notes.append(LINES_NOTE + "\n" + "\n".join(lines)
                      + "\nChange these lines (or the code they call) so the failure goes away.")
     return notes

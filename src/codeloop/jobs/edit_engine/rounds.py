@@ -31,8 +31,13 @@ from dataclasses import replace
 
 from codeloop.events import EventBus
 from codeloop.jobs.edit_engine.api import Check, EditResult, EditSite, EditTask
+from codeloop.jobs.edit_engine.blank_bodies import (
+    blanked_view,
+    without_lines_of,
+    without_placeholder,
+)
 from codeloop.jobs.edit_engine.context_plan import Plan
-from codeloop.jobs.edit_engine.echo_focus import echo_focus
+from codeloop.jobs.edit_engine.echo_focus import LINES_NOTE, echo_focus
 from codeloop.jobs.edit_engine.failure_reading import failure_reading
 from codeloop.jobs.edit_engine.failure_trace import failure_trace
 from codeloop.jobs.edit_engine.prompting import edit_messages, edit_prompt
@@ -55,6 +60,9 @@ DIAGNOSE = ("codeloop.jobs.edit_engine", "diagnose")
 _TEST_IMPORTABLE = importable_modules([])
 RETRY_TEMPERATURE = 0.7  # as the agent's direct edit (jobs/react/context_first.py)
 FRESH_TEMPERATURE = 0.8  # as the agent's fresh samples (jobs/react/fresh_samples.py)
+_BLANKED = ("The body of {} is left out above: the one it had failed as shown. Write that "
+            "function whole again, its body anew, from its docstring, the request and the "
+            "failure.")
 
 
 def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUNDS,
@@ -86,6 +94,7 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
     unmet: list[str] = []
     passing: dict[str, str] | None = None  # the files as they passed, before a coverage round
     reading = ""  # the model's reading of the failure, after two echoes
+    blanking = False  # after two echoes: the failing functions shown without their bodies
     # most tests passing: (score, the files); the start counts where the site scored it
     # (review: a refinement that breaks a test that passed is not carried into the next)
     best: tuple[int, dict[str, str], int] | None = None  # (score, the files, the round)
@@ -108,8 +117,17 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
             # the plan, not the task: a file an earlier round created is shown as it is now
             # (it was listed as "to create" again, unseen, in every later round)
             view = replace(task, edit=list(plan.edit), new=list(plan.new))
-            messages = edit_messages(spec, view, shown, check, attempt, problems, unmet=unmet,
-                                     reading=reading)
+            files, blanked, failure = shown, [], check
+            if blanking and check is not None and not check.passed:
+                # it sent the body back unchanged twice: not shown, asked anew
+                files, blanked = blanked_view(check.output, shown, _editable(plan))
+                if blanked:  # the old lines, quoted by echo_focus or pytest, go too
+                    problems = [n for n in problems if not n.startswith(LINES_NOTE)]
+                    problems.append(_BLANKED.format(", ".join(blanked)))
+                    failure = replace(check, output=without_lines_of(check.output, shown,
+                                                                      files))
+            messages = edit_messages(spec, view, files, failure, attempt, problems,
+                                     unmet=unmet, reading=reading)
             fresh = None
         prompt = [(m.role, m.content) for m in messages]
         repeated = prompt in asked or echoes >= 2 or (sample_first and attempt == 1) or \
@@ -130,6 +148,8 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
                                                  task.request)
         else:
             changes, problems = files_from_reply(reply.text, plan, shown, task.request)
+        if blanking:  # the placeholder line, copied back with the new body
+            changes = {p: without_placeholder(t) for p, t in changes.items()}
         changes = _with_forgotten_imports(changes, result.notes)
         changes = _prepared(site, changes, problems)
         if reply.finish_reason == "length":
@@ -168,9 +188,16 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
                     restart_round = attempt + 1
                     _say(say, f"the code came back unchanged twice and {raised[0].path} "
                               "raises: the first prompt again, for a new answer")
-                elif stands_by and not reading and attempt < rounds:
-                    # twice unchanged: it does not see the bug; its own reading of the
-                    # failure goes into the next prompt (as the agent's direct edit does)
+                elif stands_by and not reading and not blanking and attempt < rounds:
+                    # twice unchanged: it does not see the bug. The functions the failure
+                    # calls are asked anew, their bodies not shown (blank_bodies.py); where
+                    # it names none, its own reading of the failure goes into the next
+                    # prompt (as the agent's direct edit does)
+                    blanking = bool(blanked_view(check.output, shown, _editable(plan))[1])
+                    if blanking:
+                        _say(say, "the code came back unchanged twice: the functions the "
+                                  "failure calls asked anew, their bodies not shown")
+                        continue
                     _say(say, "the code came back unchanged twice: asking what is wrong first")
                     reading, _ = failure_reading(
                         llm, load_prompt(*DIAGNOSE), task.request, plan, shown, check.output,
@@ -233,6 +260,10 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
     result.prompt_tokens = usage.prompt_tokens - start.prompt_tokens
     result.completion_tokens = usage.completion_tokens - start.completion_tokens
     return result
+
+
+def _editable(plan: Plan) -> list[str]:
+    return [p for p in plan.edit if not _protected(plan, p)]
 
 
 def _first_plan(task: EditTask) -> Plan:
