@@ -26,6 +26,7 @@ from codeloop.review.debug import DebugTrail
 from codeloop.review.diffs import pending_changes
 from codeloop.review.import_check import import_problems
 from codeloop.review.request_test import overlay, write_request_test
+from codeloop.review.request_test_conflict import against_the_spec
 from codeloop.review.request_test_unseen import unseen_change
 from codeloop.review.state import (
     MAX_ITERATIONS,
@@ -175,25 +176,30 @@ def _plain_retry(ctx, usage, trail, spec, messages) -> dict[str, Any] | None:
     return data
 
 
+def _spec(state: ReviewState) -> dict[str, str]:
+    """The workspace's tests that import the files under review."""
+    from codeloop.review.refiner import spec_tests
+
+    return spec_tests(state, [a["file_path"] for a in state["artifacts"]])
+
+
 def review(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
            trail: DebugTrail) -> StageOutput:
     iteration = state["iteration"] + 1
     update: dict[str, Any] = {"iteration": iteration}
     if state.get("request_test") is None and state["request"] and _unchanged(state):
         # before the first refinement: the request as a test that fails on the code now
-        from codeloop.review.refiner import spec_tests
-
-        found = write_request_test(state, ctx, usage, trail,
-                                   spec_tests(state, [a["file_path"] for a in
-                                                      state["artifacts"]]))
+        found = write_request_test(state, ctx, usage, trail, _spec(state))
         state = {**state, "request_test": found or {}}  # type: ignore[assignment]
         update["request_test"] = found or {}
     tests = _tests(state, ctx, trail)
-    unseen = unseen_change(state, tests)
-    if unseen:  # request test functions that did not see the change stop blocking
-        state = {**state, "request_test": unseen}  # type: ignore[assignment]
-        update["request_test"] = unseen
-        trail.log("thinking", unseen["set_aside"])
+    # request test functions that did not see the change, or that the workspace's own
+    # tests contradict, stop blocking
+    set_aside = unseen_change(state, tests) or against_the_spec(state, tests, _spec(state))
+    if set_aside:
+        state = {**state, "request_test": set_aside}  # type: ignore[assignment]
+        update["request_test"] = set_aside
+        trail.log("thinking", set_aside["set_aside"])
         tests = _tests(state, ctx, trail)
     lint = [line for a in state["artifacts"] for line in ruff_findings(a["file_path"],
                                                                        a["content"])]
