@@ -1,6 +1,8 @@
 """A request test that did not see the change stops blocking (review/request_test_unseen.py):
 measured on the 1.5B, `assert cart_size([]) == 2` blocked the right fix of `add_item` until
-"Max iterations". On the scripted model, with the real sandbox and pytest."""
+"Max iterations" (such a test is refused when written now: request_test_focus.py; one that
+reaches add_item and still expects what no fix gives is the case here). On the scripted
+model, with the real sandbox and pytest."""
 
 from __future__ import annotations
 
@@ -18,7 +20,10 @@ CART_TEST = ("from cart import add_item\n\n\ndef test_append_to_a_given_cart():\
 REQUEST = "Two calls to add_item without a cart share their items. Fix cart.py."
 ASKED = "Before anyone changes the code"
 RIGHT = "def test_fresh_cart_each_call():\n    add_item('a')\n    assert add_item('b') == ['b']\n"
-BLIND = "def test_size_of_a_new_cart():\n    assert cart_size([]) == 2\n"  # no fix meets it
+# no fix of add_item meets it (a cart of two is size 2); it reaches add_item through `cart`,
+# so it is no blind assertion (request_test_focus.py) and is kept as reproducing
+BLIND = ("def test_size_of_a_new_cart():\n    cart = add_item('x', ['y'])\n"
+         "    assert cart_size(cart) == 3\n")
 RAISES = ("def test_refuses_an_empty_name():\n    with pytest.raises(ValueError):\n"
           "        add_item('')\n")
 HEAD = "import pytest\nfrom cart import add_item, cart_size\n\n\n"
@@ -44,7 +49,7 @@ def test_a_test_failing_with_the_same_values_after_a_real_change_is_set_aside(tm
     shown = out.review_feedback["request_test"]
     assert shown["tests"] == ["test_fresh_cart_each_call"] and shown["passes"] is True
     assert "test_size_of_a_new_cart fail with the values they failed with" in shown["set_aside"]
-    assert "assert 0 == 2" in shown["set_aside"]
+    assert "assert 2 == 3" in shown["set_aside"]
     assert "test_size_of_a_new_cart" not in shown["content"]
     assert out.review_feedback["tests"]["failed"] == 0
 
@@ -56,7 +61,7 @@ def test_the_same_blind_test_blocks_while_the_code_is_unchanged_but_for_a_docstr
     assert out.status == "failed"
     shown = out.review_feedback["request_test"]
     assert shown["set_aside"] is None and shown["tests"] == ["test_size_of_a_new_cart"]
-    assert any("assert 0 == 2" in issue for issue in out.review_feedback["issues"])
+    assert any("test_size_of_a_new_cart" in issue for issue in out.review_feedback["issues"])
 
 
 def test_a_did_not_raise_that_reads_the_same_still_blocks(tmp_path, store):

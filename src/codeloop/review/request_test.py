@@ -35,6 +35,7 @@ from codeloop.jobs.usage import UsageRecord
 from codeloop.review.checks import run_workspace_tests, syntax_error
 from codeloop.review.context import ReviewContext
 from codeloop.review.debug import DebugTrail
+from codeloop.review.request_test_focus import blind_assertion, request_names
 from codeloop.review.state import ReviewState
 
 ROUNDS = 2
@@ -173,8 +174,9 @@ class _RequestTestSite:
     review in the sandbox and passes when a test function reproduces the problem."""
 
     def __init__(self, state: ReviewState, ctx: ReviewContext, trail: DebugTrail,
-                 path: str) -> None:
+                 path: str, names: set[str]) -> None:
         self.state, self.ctx, self.trail, self.path = state, ctx, trail, path
+        self.names = names  # what the request is about (request_test_focus.py)
         self.text: str | None = None
         self.verdicts: Verdicts | None = None
         self.stdout = ""  # pytest's output of the last run
@@ -196,7 +198,18 @@ class _RequestTestSite:
                                      unsafe_no_sandbox=self.ctx.unsafe_no_sandbox,
                                      extra={self.path: text}, only=[self.path])
         self.stdout = result["stdout"]
-        return judge(result["stdout"], self.path), result
+        verdicts = judge(result["stdout"], self.path)
+        for function, body in _failing_sections(self.stdout, self.path):
+            failing = next((line[1:].strip() for line in body.splitlines()
+                            if line.startswith(">")), "")
+            if function in verdicts.reproduced and \
+                    blind_assertion(text, function, failing, self.names):
+                verdicts.reproduced.remove(function)
+                verdicts.mistaken[function] = (
+                    f"its failing assertion `{failing}` looks at none of "
+                    f"{', '.join(sorted(self.names))}, which the request is about: no change "
+                    "to them can make it pass")
+        return verdicts, result
 
     def check(self) -> Check | None:
         if self.text is None:
@@ -228,7 +241,7 @@ def write_request_test(state: ReviewState, ctx: ReviewContext, usage: UsageRecor
     code = {a["file_path"]: a["content"] for a in state["artifacts"]
             if a["file_path"] in targets}
     path = test_path(state, spec)
-    site = _RequestTestSite(state, ctx, trail, path)
+    site = _RequestTestSite(state, ctx, trail, path, request_names(state["request"], code))
     request = render(prompt_file("codeloop.review", "engine")["request_test"],
                      request=state["request"], test_path=path, code=list(code))
     task = EditTask(request=request, files={**code, **spec}, edit=[], new=[path],

@@ -90,7 +90,7 @@ def unseen_change(state: ReviewState, tests: dict[str, Any]) -> dict | None:
     if sum(len(texts) for texts in now.values()) != tests["failed"]:
         return None  # another test fails too: the change is wrong, whatever this test is
     same = all(before.get(name) == texts for name, texts in now.items())
-    if not now or not same or not all(text.startswith("assert ")
+    if not now or not same or not all(text.removeprefix("AssertionError: ").startswith("assert ")
                                        for texts in now.values() for text in texts):
         return None
     if not code_changed(state):

@@ -1,0 +1,90 @@
+"""A request test whose failing assertion looks at nothing the request is about is refused
+when written (review/request_test_focus.py): the 1.5B's `assert cart_size([]) == 2` for a
+request about add_item. The rule on its own, then a review on the scripted model with the
+real sandbox and pytest."""
+
+from __future__ import annotations
+
+from codeloop.llm.scripted import ScriptedLLM
+from codeloop.review.request_test_focus import blind_assertion, request_names
+from codeloop.review.service import ReviewRequest, start_review
+
+CART = ("def add_item(name, cart=[]):\n    cart.append(name)\n    return cart\n\n\n"
+        "def cart_size(cart):\n    return len(cart)\n\n\nclass Basket:\n"
+        "    def put(self, name):\n        return name\n")
+REQUEST = "Two calls to add_item without a cart share their items. Fix cart.py."
+TESTS = '''
+from cart import add_item, cart_size
+
+
+def test_blind():
+    add_item("pen")
+    assert cart_size([]) == 2
+
+
+def test_direct():
+    assert add_item("b") == ["b"]
+
+
+def test_through_a_variable():
+    first = add_item("a")
+    again = list(first)
+    assert again == ["a"]
+
+
+def test_passed_in():
+    cart = []
+    add_item("a", cart)
+    assert cart == ["a"]
+
+
+def test_fixture(basket):
+    assert basket.put("x") == "x"
+'''
+
+
+def test_the_request_names_the_code_it_is_about():
+    assert request_names(REQUEST, {"cart.py": CART}) == {"add_item"}
+    assert request_names("Basket.put drops names", {"cart.py": CART}) == {"Basket", "put"}
+    assert request_names("Make it faster", {"cart.py": CART}) == set()
+
+
+def test_an_assertion_is_blind_only_when_it_reaches_none_of_the_names():
+    names = {"add_item"}
+    assert blind_assertion(TESTS, "test_blind", "assert cart_size([]) == 2", names)
+    assert not blind_assertion(TESTS, "test_direct", 'assert add_item("b") == ["b"]', names)
+    assert not blind_assertion(TESTS, "test_through_a_variable", 'assert again == ["a"]', names)
+    assert not blind_assertion(TESTS, "test_passed_in", 'assert cart == ["a"]', names)
+    # a fixture's value comes from elsewhere; a raises block or an unparsable line: left be
+    assert not blind_assertion(TESTS, "test_fixture", 'assert basket.put("x") == "x"', names)
+    assert not blind_assertion(TESTS, "test_blind", "with pytest.raises(ValueError):", names)
+    assert not blind_assertion(TESTS, "test_blind", "assert cart_size(", names)
+    assert not blind_assertion(TESTS, "test_blind", "assert cart_size([]) == 2", set())
+
+
+def test_a_blind_request_test_is_refused_and_the_model_asked_again(tmp_path, store):
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "cart.py").write_text(CART)
+    (ws / "test_cart.py").write_text("from cart import add_item\n\n\ndef test_given_cart():\n"
+                                     "    assert add_item('a', ['x']) == ['x', 'a']\n")
+    blind = ("from cart import add_item, cart_size\n\n\ndef test_new_cart():\n"
+             "    assert add_item('pen') == ['pen']\n    assert cart_size([]) == 2\n")
+    right = ("from cart import add_item\n\n\ndef test_fresh_cart_each_call():\n"
+             "    add_item('a')\n    assert add_item('b') == ['b']\n")
+    llm = ScriptedLLM([
+        {"match": "looks at none of add_item",
+         "reply": f"FILE: test_codeloop_request.py\n```python\n{right}```"},
+        {"match": "Before anyone changes the code",
+         "reply": f"FILE: test_codeloop_request.py\n```python\n{blind}```"},
+        {"match": "Reply with every file", "reply": "I cannot fix it."},
+        {"json": {"approved": False, "issues": ["add_item shares its default"],
+                  "suggestions": []}}, *["no"] * 6])
+    out = start_review(ReviewRequest(workspace=ws, files=["cart.py"], request=REQUEST),
+                       llm, store, None)
+    shown = out.review_feedback["request_test"]
+    assert shown is not None and shown["tests"] == ["test_fresh_cart_each_call"], shown
+    assert "cart_size" not in shown["content"]
+    asked_again = [m[-1].content for m in llm.calls if "looks at none of add_item" in
+                   m[-1].content]
+    assert asked_again and "assert cart_size([]) == 2" in asked_again[0]
