@@ -6,7 +6,7 @@ real sandbox and pytest."""
 from __future__ import annotations
 
 from codeloop.llm.scripted import ScriptedLLM
-from codeloop.review.request_test_focus import blind_assertion, request_names
+from codeloop.review.request_test_focus import blind_assertion, invented_raise, request_names
 from codeloop.review.service import ReviewRequest, start_review
 
 CART = ("def add_item(name, cart=[]):\n    cart.append(name)\n    return cart\n\n\n"
@@ -62,14 +62,26 @@ def test_an_assertion_is_blind_only_when_it_reaches_none_of_the_names():
     assert not blind_assertion(TESTS, "test_blind", "assert cart_size([]) == 2", set())
 
 
+def test_a_raise_the_request_never_asks_for_is_invented():
+    failed = "E       Failed: DID NOT RAISE <class 'ValueError'>"
+    assert invented_raise(failed, REQUEST) == "ValueError"
+    assert invented_raise("E   Failed: DID NOT RAISE ValueError", REQUEST) == "ValueError"
+    assert invented_raise(failed, "Raise ValueError for anything else") is None
+    assert invented_raise(failed, "An empty name must be refused") is None
+    assert invented_raise(failed, "Make it return ValueError-free output") is None  # named
+    assert invented_raise("E   assert 0 == 2", REQUEST) is None
+
+
 def test_a_blind_request_test_is_refused_and_the_model_asked_again(tmp_path, store):
     ws = tmp_path / "ws"
     ws.mkdir()
     (ws / "cart.py").write_text(CART)
     (ws / "test_cart.py").write_text("from cart import add_item\n\n\ndef test_given_cart():\n"
                                      "    assert add_item('a', ['x']) == ['x', 'a']\n")
-    blind = ("from cart import add_item, cart_size\n\n\ndef test_new_cart():\n"
-             "    assert add_item('pen') == ['pen']\n    assert cart_size([]) == 2\n")
+    blind = ("import pytest\nfrom cart import add_item, cart_size\n\n\ndef test_new_cart():\n"
+             "    assert add_item('pen') == ['pen']\n    assert cart_size([]) == 2\n\n\n"
+             "def test_negative_quantity():\n    with pytest.raises(ValueError):\n"
+             "        add_item('')\n")
     right = ("from cart import add_item\n\n\ndef test_fresh_cart_each_call():\n"
              "    add_item('a')\n    assert add_item('b') == ['b']\n")
     llm = ScriptedLLM([
@@ -84,7 +96,9 @@ def test_a_blind_request_test_is_refused_and_the_model_asked_again(tmp_path, sto
                        llm, store, None)
     shown = out.review_feedback["request_test"]
     assert shown is not None and shown["tests"] == ["test_fresh_cart_each_call"], shown
-    assert "cart_size" not in shown["content"]
+    assert "cart_size([])" not in shown["content"] and "add_item('')" not in shown["content"]
     asked_again = [m[-1].content for m in llm.calls if "looks at none of add_item" in
                    m[-1].content]
     assert asked_again and "assert cart_size([]) == 2" in asked_again[0]
+    assert "test_negative_quantity is wrong itself: it expects ValueError to be raised, which " \
+           "the request never asks for" in asked_again[0]

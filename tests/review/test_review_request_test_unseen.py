@@ -30,7 +30,7 @@ HEAD = "import pytest\nfrom cart import add_item, cart_size\n\n\n"
 NO = {"json": {"approved": False, "issues": [], "suggestions": ["add a docstring"]}}
 
 
-def _review(tmp_path, store, tests: str, fix: str, *verdicts):
+def _review(tmp_path, store, tests: str, fix: str, *verdicts, request: str = REQUEST):
     ws = tmp_path / "ws"
     ws.mkdir()
     (ws / "cart.py").write_text(CART)
@@ -39,7 +39,7 @@ def _review(tmp_path, store, tests: str, fix: str, *verdicts):
         {"match": ASKED, "reply": f"FILE: test_codeloop_request.py\n```python\n{tests}```"},
         {"match": "Reply with every file", "reply": f"FILE: cart.py\n```python\n{fix}```"},
         *verdicts])
-    return start_review(ReviewRequest(workspace=ws, files=["cart.py"], request=REQUEST),
+    return start_review(ReviewRequest(workspace=ws, files=["cart.py"], request=request),
                         llm, store, None)
 
 
@@ -66,7 +66,10 @@ def test_the_same_blind_test_blocks_while_the_code_is_unchanged_but_for_a_docstr
 
 def test_a_did_not_raise_that_reads_the_same_still_blocks(tmp_path, store):
     # "DID NOT RAISE" reads the same for a wrong fix as for a wrong test: it stays in force
-    out = _review(tmp_path, store, HEAD + RAISES, CART_FIXED, approve(), approve(), approve())
+    # (the request asks for the refusal: a raise it never asks for is refused when written,
+    # test_review_request_test_focus.py)
+    out = _review(tmp_path, store, HEAD + RAISES, CART_FIXED, approve(), approve(), approve(),
+                  request=REQUEST + " An empty name is refused with ValueError.")
     assert out.status == "failed"
     shown = out.review_feedback["request_test"]
     assert shown["set_aside"] is None and shown["passes"] is False

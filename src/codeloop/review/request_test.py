@@ -35,7 +35,7 @@ from codeloop.jobs.usage import UsageRecord
 from codeloop.review.checks import run_workspace_tests, syntax_error
 from codeloop.review.context import ReviewContext
 from codeloop.review.debug import DebugTrail
-from codeloop.review.request_test_focus import blind_assertion, request_names
+from codeloop.review.request_test_focus import blind_assertion, invented_raise, request_names
 from codeloop.review.state import ReviewState
 
 ROUNDS = 2
@@ -202,8 +202,15 @@ class _RequestTestSite:
         for function, body in _failing_sections(self.stdout, self.path):
             failing = next((line[1:].strip() for line in body.splitlines()
                             if line.startswith(">")), "")
-            if function in verdicts.reproduced and \
-                    blind_assertion(text, function, failing, self.names):
+            if function not in verdicts.reproduced:
+                continue
+            invented = invented_raise(body, self.state["request"])
+            if invented:
+                verdicts.reproduced.remove(function)
+                verdicts.mistaken[function] = (
+                    f"it expects {invented} to be raised, which the request never asks for: "
+                    "test what the request asks")
+            elif blind_assertion(text, function, failing, self.names):
                 verdicts.reproduced.remove(function)
                 verdicts.mistaken[function] = (
                     f"its failing assertion `{failing}` looks at none of "

@@ -11,6 +11,13 @@ fails must reach one of them: call it, or use a value that came from it (a varia
 assigned from a call of it, or passed to one, as a cart is to `add_item(name, cart)`),
 through any chain of such variables. Only a plain `assert` line is judged; a
 `pytest.raises` block, or an assertion that does not parse on its own line, is left be.
+
+A test that fails because an exception was not raised demands one: where the request asks
+for nothing of the kind (no word of raising, errors, exceptions, refusing or invalid input,
+nor the exception's name), the test invents the requirement. Measured on the 1.5B
+(mutable_default, 64d5bf8): its blind test refused, it wrote tests that `add_item("pen", -1)`
+raise ValueError, for a request about two calls sharing a cart; kept as reproducing, they
+sent the refiner after a check no one asked for.
 """
 
 from __future__ import annotations
@@ -19,6 +26,11 @@ import ast
 import re
 
 _WORD = re.compile(r"[A-Za-z_]\w*")
+_DID_NOT_RAISE = re.compile(r"DID NOT RAISE (?:<class '(?:[\w.]+\.)?(\w+)'>|(?:[\w.]+\.)?(\w+))")
+# the request's words that ask for an exception (besides the exception's own name)
+_ASKS_TO_RAISE = re.compile(r"\b(rais\w*|errors?|exceptions?|reject\w*|refus\w*|invalid|"
+                            r"throw\w*|fail\w*|not allowed|forbid\w*|disallow\w*)\b",
+                            re.IGNORECASE)
 # pytest's own fixtures: reached only through a call (`save(tmp_path)`), like any variable
 PLAIN_FIXTURES = {"tmp_path", "tmpdir", "monkeypatch", "capsys", "capfd", "caplog"}
 
@@ -97,3 +109,15 @@ def blind_assertion(source: str, function: str, line: str, names: set[str]) -> b
     if any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(failing)):
         return False  # the function itself is looked at (`assert add_item.__defaults__`)
     return not _names(failing) & _reached(test, names)
+
+
+def invented_raise(failure: str, request: str) -> str | None:
+    """The exception a failing test's section `failure` ("DID NOT RAISE ...") demands when
+    the request asks for no exception at all; None otherwise."""
+    match = _DID_NOT_RAISE.search(failure)
+    if match is None:
+        return None
+    name = match.group(1) or match.group(2)
+    if _ASKS_TO_RAISE.search(request) or re.search(rf"\b{re.escape(name)}\b", request):
+        return None
+    return name
