@@ -102,3 +102,49 @@ def test_a_blind_request_test_is_refused_and_the_model_asked_again(tmp_path, sto
     assert asked_again and "assert cart_size([]) == 2" in asked_again[0]
     assert "test_negative_quantity is wrong itself: it expects ValueError to be raised, which " \
            "the request never asks for" in asked_again[0]
+
+
+PAGING = ("def get_page(items, number, size):\n    start = number * size\n"
+          "    return items[start:start + size]\n")
+PAGING_FIXED = ("def get_page(items, number, size):\n"
+                "    return items[(number - 1) * size:number * size]\n")
+PAGES = ("import pytest\nfrom paging import get_page\n\n\ndef test_get_page():\n"
+         "    items = [1, 2, 3, 4]\n    assert get_page(items, 1, 2) == [1, 2]\n"
+         "    with pytest.raises(IndexError):\n        get_page(items, 3, 2)\n")
+
+
+def _paging_review(tmp_path, store, request: str):
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "paging.py").write_text(PAGING)
+    (ws / "test_paging.py").write_text("from paging import get_page\n\n\ndef test_past_the_end():\n"
+                                       "    assert get_page([1, 2, 3], 5, 1) == []\n")
+    yes = {"json": {"approved": True, "issues": [], "suggestions": []}}
+    llm = ScriptedLLM([
+        {"match": "Before anyone changes the code",
+         "reply": f"FILE: test_codeloop_request.py\n```python\n{PAGES}```"},
+        {"match": "Reply with every file",
+         "reply": f"FILE: paging.py\n```python\n{PAGING_FIXED}```"}, yes, yes, yes])
+    return start_review(ReviewRequest(workspace=ws, files=["paging.py"], request=request),
+                        llm, store, None)
+
+
+def test_a_request_test_left_failing_only_on_an_invented_raise_is_set_aside(tmp_path, store):
+    # fails on the code under review by its assertion (kept), then, after the right fix,
+    # only because get_page(items, 3, 2) does not raise IndexError: no one asked for that
+    out = _paging_review(tmp_path, store, "Pages are numbered from 1, but get_page(items, 1, "
+                                          "size) does not return the first items. Fix it.")
+    assert out.status == "awaiting_approval", out.message
+    shown = out.review_feedback["request_test"]
+    assert "test_get_page now fail only because IndexError is not raised, which the request " \
+           "never asks for" in shown["set_aside"]
+    assert out.review_feedback["tests"]["failed"] == 0
+
+
+def test_a_raise_the_request_asks_for_keeps_blocking(tmp_path, store):
+    out = _paging_review(tmp_path, store, "Pages are numbered from 1, but get_page(items, 1, "
+                                          "size) does not return the first items, and a page "
+                                          "past the end must raise IndexError. Fix it.")
+    assert out.status == "failed"
+    assert out.review_feedback["request_test"]["set_aside"] is None
+    assert any("DID NOT RAISE" in issue for issue in out.review_feedback["issues"])

@@ -17,7 +17,10 @@ for nothing of the kind (no word of raising, errors, exceptions, refusing or inv
 nor the exception's name), the test invents the requirement. Measured on the 1.5B
 (mutable_default, 64d5bf8): its blind test refused, it wrote tests that `add_item("pen", -1)`
 raise ValueError, for a request about two calls sharing a cart; kept as reproducing, they
-sent the refiner after a check no one asked for.
+sent the refiner after a check no one asked for. The same holds once a change is made: a
+request test whose only failure left is such a "DID NOT RAISE" is set aside then
+(`request_test_unseen.invented_demands`; off_by_one at 64d5bf8: the blanked round wrote the right `get_page`, and
+the request test's last check, `get_page(items, 5, 3)` raising IndexError, kept blocking).
 """
 
 from __future__ import annotations
@@ -121,3 +124,4 @@ def invented_raise(failure: str, request: str) -> str | None:
     if _ASKS_TO_RAISE.search(request) or re.search(rf"\b{re.escape(name)}\b", request):
         return None
     return name
+

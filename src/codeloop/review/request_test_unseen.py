@@ -22,6 +22,7 @@ from typing import Any
 
 from codeloop.jobs.edit_engine.failing_new_tests import without_functions
 from codeloop.review.request_test import failing_source_lines, failure_texts
+from codeloop.review.request_test_focus import invented_raise
 from codeloop.review.state import ReviewState
 
 
@@ -110,4 +111,31 @@ def unseen_change(state: ReviewState, tests: dict[str, Any]) -> dict | None:
            f"the change did, so they no longer block ({shown[:300]})")
     return {**found, "reproduced": rest, "content": content or found["content"],
             "failed_with": {name: before[name] for name in rest if name in before},
+            "set_aside": why}
+
+
+def invented_demands(state: ReviewState, tests: dict[str, Any]) -> dict | None:
+    """The run's request test with the functions whose failure now is an exception the
+    request never asks for set aside: {..., reproduced: the rest, content without them,
+    set_aside: why}, or None. Only when every other test passes."""
+    found = state.get("request_test") or {}
+    path = found.get("path")
+    if not path or not found.get("reproduced") or not tests["failed"]:
+        return None
+    now = failure_texts(tests.get("stdout") or "", path)
+    if not now or sum(len(texts) for texts in now.values()) != tests["failed"]:
+        return None  # another test fails too: the change is not done, whatever this is
+    invented = {name: invented_raise(texts[0], state["request"]) for name, texts in now.items()}
+    if not all(invented.values()):
+        return None
+    rest = [name for name in found["reproduced"] if name not in now]
+    content = without_functions(found["content"], set(now)) if rest else None
+    if content is None:
+        rest = []
+    why = (f"{', '.join(sorted(now))} now fail only because "
+           f"{', '.join(sorted(set(invented.values())))} is not raised, which the request "
+           "never asks for: they no longer block")
+    return {**found, "reproduced": rest, "content": content or found["content"],
+            "failed_with": {n: t for n, t in (found.get("failed_with") or {}).items()
+                            if n in rest},
             "set_aside": why}

@@ -27,7 +27,7 @@ from codeloop.review.diffs import pending_changes
 from codeloop.review.import_check import import_problems
 from codeloop.review.request_test import overlay, write_request_test
 from codeloop.review.request_test_conflict import against_the_spec
-from codeloop.review.request_test_unseen import unseen_change
+from codeloop.review.request_test_unseen import invented_demands, unseen_change
 from codeloop.review.state import (
     MAX_ITERATIONS,
     MAX_REFINEMENT_ITERATIONS,
@@ -193,9 +193,11 @@ def review(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
         state = {**state, "request_test": found or {}}  # type: ignore[assignment]
         update["request_test"] = found or {}
     tests = _tests(state, ctx, trail)
-    # request test functions that did not see the change, or that the workspace's own
-    # tests contradict, stop blocking
-    set_aside = unseen_change(state, tests) or against_the_spec(state, tests, _spec(state))
+    # request test functions that did not see the change, that the workspace's own tests
+    # contradict, or that now demand only an exception the request never asks for, stop
+    # blocking
+    set_aside = unseen_change(state, tests) or against_the_spec(state, tests, _spec(state)) \
+        or invented_demands(state, tests)
     if set_aside:
         state = {**state, "request_test": set_aside}  # type: ignore[assignment]
         update["request_test"] = set_aside
