@@ -113,13 +113,14 @@ PAGES = ("import pytest\nfrom paging import get_page\n\n\ndef test_get_page():\n
          "    with pytest.raises(IndexError):\n        get_page(items, 3, 2)\n")
 
 
-def _paging_review(tmp_path, store, request: str):
+def _paging_review(tmp_path, store, request: str, approved: bool = True):
     ws = tmp_path / "ws"
     ws.mkdir()
     (ws / "paging.py").write_text(PAGING)
     (ws / "test_paging.py").write_text("from paging import get_page\n\n\ndef test_past_the_end():\n"
                                        "    assert get_page([1, 2, 3], 5, 1) == []\n")
-    yes = {"json": {"approved": True, "issues": [], "suggestions": []}}
+    yes = {"json": {"approved": approved, "issues": [], "suggestions": [] if approved else
+                    ["get_page does not return the first items"]}}
     llm = ScriptedLLM([
         {"match": "Before anyone changes the code",
          "reply": f"FILE: test_codeloop_request.py\n```python\n{PAGES}```"},
@@ -129,15 +130,21 @@ def _paging_review(tmp_path, store, request: str):
                         llm, store, None)
 
 
-def test_a_request_test_left_failing_only_on_an_invented_raise_is_set_aside(tmp_path, store):
+def test_a_check_left_failing_only_on_an_invented_raise_is_dropped_and_the_rest_stays(
+        tmp_path, store):
     # fails on the code under review by its assertion (kept), then, after the right fix,
-    # only because get_page(items, 3, 2) does not raise IndexError: no one asked for that
+    # only because get_page(items, 3, 2) does not raise IndexError: no one asked for that.
+    # The raises block goes, the assertion stays and passes: the reviewer model's "no" (as
+    # the 1.5B's on off_by_one) does not hold the right fix back
     out = _paging_review(tmp_path, store, "Pages are numbered from 1, but get_page(items, 1, "
-                                          "size) does not return the first items. Fix it.")
+                                          "size) does not return the first items. Fix it.",
+                         approved=False)
     assert out.status == "awaiting_approval", out.message
     shown = out.review_feedback["request_test"]
     assert "test_get_page now fail only because IndexError is not raised, which the request " \
-           "never asks for" in shown["set_aside"]
+           "never asks for: those checks are dropped, the rest stays" in shown["set_aside"]
+    assert shown["tests"] == ["test_get_page"] and shown["passes"] is True
+    assert "IndexError" not in shown["content"] and "== [1, 2]" in shown["content"]
     assert out.review_feedback["tests"]["failed"] == 0
 
 

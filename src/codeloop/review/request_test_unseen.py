@@ -128,14 +128,51 @@ def invented_demands(state: ReviewState, tests: dict[str, Any]) -> dict | None:
     invented = {name: invented_raise(texts[0], state["request"]) for name, texts in now.items()}
     if not all(invented.values()):
         return None
-    rest = [name for name in found["reproduced"] if name not in now]
-    content = without_functions(found["content"], set(now)) if rest else None
-    if content is None:
-        rest = []
+    failing = {line.strip() for line in failing_source_lines(tests.get("stdout") or "", path)}
+    content = _without_checks(found["content"], set(now), failing)
+    if content is not None:  # the tests keep their other checks, which passed
+        rest, kept = list(found["reproduced"]), "those checks are dropped, the rest stays"
+    else:
+        rest = [name for name in found["reproduced"] if name not in now]
+        content = without_functions(found["content"], set(now)) if rest else None
+        kept = "they no longer block"
+        if content is None:
+            rest = []
     why = (f"{', '.join(sorted(now))} now fail only because "
            f"{', '.join(sorted(set(invented.values())))} is not raised, which the request "
-           "never asks for: they no longer block")
+           f"never asks for: {kept}")
     return {**found, "reproduced": rest, "content": content or found["content"],
             "failed_with": {n: t for n, t in (found.get("failed_with") or {}).items()
                             if n in rest},
             "set_aside": why}
+
+
+def _without_checks(source: str, functions: set[str], lines: set[str]) -> str | None:
+    """`source` without the `with pytest.raises(...)` blocks of `functions` whose first line
+    is one of `lines`; None when none goes, it does not parse, or a function would be left
+    with no assert."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    text = source.splitlines(keepends=True)
+    spans = []
+    for node in tree.body:
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                or node.name not in functions:
+            continue
+        gone = [stmt for stmt in node.body if isinstance(stmt, ast.With)
+                and text[stmt.lineno - 1].strip() in lines]
+        left = [stmt for stmt in node.body if stmt not in gone]
+        if not gone or not any(isinstance(n, ast.Assert) for stmt in left
+                               for n in ast.walk(stmt)):
+            return None
+        spans += [(stmt.lineno, stmt.end_lineno or stmt.lineno) for stmt in gone]
+    for start, end in sorted(spans, reverse=True):
+        del text[start - 1:end]
+    result = "".join(text)
+    try:
+        ast.parse(result)
+    except SyntaxError:
+        return None
+    return result
