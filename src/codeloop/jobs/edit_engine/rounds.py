@@ -11,10 +11,11 @@ undone at the end: the files go back to the round with the most tests passing.
 
 An echo (a file sent back unchanged, or only the tests rewritten) is met with another
 framing, not the same prompt: the failing assertion worked through and the suspicious lines
-(echo_focus.py); after a second echo the model is asked for its reading of the failure in
-prose (failure_reading.py, one call more), which goes into the next prompt, and that prompt,
-like any asked before, is sampled at RETRY_TEMPERATURE (greedy decoding answers the same
-prompt the same way). Where the model wrote the tests too (build: `after_two_echoes=
+(echo_focus.py); after a second echo the functions the failure calls are shown without
+their bodies and asked for anew (blank_bodies.py), or, where it names none, the model is asked
+for its reading of the failure in prose (failure_reading.py, one call more), which goes into
+the next prompt; that prompt, like any asked before, is sampled at RETRY_TEMPERATURE (greedy
+decoding answers the same prompt the same way). Where the model wrote the tests too (build: `after_two_echoes=
 "restart"`), two echoes mean it stands by its code against its own tests: the reading did
 not move it in any of five such build tasks on the 1.5B, so the rounds end there and the
 caller may repair the tests; unless the failure was raised inside the model's own files
