@@ -138,6 +138,12 @@ class LocalLLM(BackendLLM):
         if request.seed is not None:
             extra["seed"] = request.seed
         with self._model.lock:
+            if request.seed is not None:
+                # A seed promises the same draw: from a reused prompt cache the last token's
+                # logits come from another batch shape and differ in the last bits, enough to
+                # change a sample at temperature (measured with this machine's llama.cpp
+                # build: seed 1234 drew two different lines in a row, the same after a reset).
+                self._model.llama.reset()
             started = time.perf_counter()
             prompt_tokens = self._check_fits(payload, request.max_tokens)
             result = self._model.llama.create_chat_completion(
