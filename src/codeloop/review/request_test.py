@@ -277,3 +277,20 @@ def write_request_test(state: ReviewState, ctx: ReviewContext, usage: UsageRecor
     failed = {name: found for name, found in failure_texts(site.stdout, path).items()
               if name in keep}
     return {"path": path, "content": text, "reproduced": sorted(keep), "failed_with": failed}
+
+
+def set_aside(found: dict[str, Any], dropped: set[str], why: str,
+              content: str | None = None) -> dict[str, Any]:
+    """The run's request test `found` with the test functions `dropped` set aside, or, with
+    `content`, every function kept in that trimmed text: {..., reproduced: the rest, content,
+    failed_with of the rest, set_aside: why}. None left: no request test is laid over the
+    runs (overlay), the content kept as it was for the person to read."""
+    rest = [name for name in found.get("reproduced") or [] if name not in dropped]
+    if content is None:
+        content = without_functions(found["content"], dropped) if rest else None
+        if content is None:
+            rest = []
+    return {**found, "reproduced": rest, "content": content or found["content"],
+            "failed_with": {n: t for n, t in (found.get("failed_with") or {}).items()
+                            if n in rest},
+            "set_aside": why}

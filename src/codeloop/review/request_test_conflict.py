@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from codeloop.jobs.edit_engine.failing_new_tests import without_functions
+from codeloop.review.request_test import set_aside
 from codeloop.review.state import ReviewState
 
 
@@ -67,16 +67,9 @@ def against_the_spec(state: ReviewState, tests: dict[str, Any], sources: dict[st
     against = sorted(name for name in found["reproduced"] if own.get(name, set()) & spec_calls)
     if not against:
         return None
-    rest = [name for name in found["reproduced"] if name not in against]
-    content = without_functions(found["content"], set(against)) if rest else None
-    if content is None:
-        rest = []
     calls = sorted(spec_calls & set().union(*(own.get(n, set()) for n in against)))
     why = (f"{', '.join(against)} passed only with a change that breaks "
            f"{', '.join(f'{f}::{n}' for f, n in broken)}, which passed before and makes the "
            f"same call ({'; '.join(calls)[:200]}): the workspace's tests are the "
            "specification, so the request test no longer blocks")
-    return {**found, "reproduced": rest, "content": content or found["content"],
-            "failed_with": {n: t for n, t in (found.get("failed_with") or {}).items()
-                            if n in rest},
-            "set_aside": why}
+    return set_aside(found, set(against), why)

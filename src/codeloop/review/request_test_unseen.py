@@ -20,8 +20,7 @@ import ast
 import re
 from typing import Any
 
-from codeloop.jobs.edit_engine.failing_new_tests import without_functions
-from codeloop.review.request_test import failing_source_lines, failure_texts
+from codeloop.review.request_test import failing_source_lines, failure_texts, set_aside
 from codeloop.review.request_test_focus import invented_raise
 from codeloop.review.state import ReviewState
 
@@ -101,17 +100,11 @@ def unseen_change(state: ReviewState, tests: dict[str, Any]) -> dict | None:
     if called & changed_functions(state):
         return None  # the failing line calls what the change rewrote: it may see it yet
     unseen = sorted(now)
-    rest = [name for name in found.get("reproduced") or [] if name not in now]
-    content = without_functions(found["content"], set(unseen)) if rest else None
-    if content is None:
-        rest = []
     shown = "; ".join(f"{name}: {texts[0].splitlines()[0]}" for name, texts in now.items())
     why = (f"{', '.join(unseen)} fail with the values they failed with before the change, "
            "although the code changed and every other test passes: they do not look at what "
            f"the change did, so they no longer block ({shown[:300]})")
-    return {**found, "reproduced": rest, "content": content or found["content"],
-            "failed_with": {name: before[name] for name in rest if name in before},
-            "set_aside": why}
+    return set_aside(found, set(unseen), why)
 
 
 def invented_demands(state: ReviewState, tests: dict[str, Any]) -> dict | None:
@@ -130,22 +123,13 @@ def invented_demands(state: ReviewState, tests: dict[str, Any]) -> dict | None:
         return None
     failing = {line.strip() for line in failing_source_lines(tests.get("stdout") or "", path)}
     content = _without_checks(found["content"], set(now), failing)
-    if content is not None:  # the tests keep their other checks, which passed
-        rest, kept = list(found["reproduced"]), "those checks are dropped, the rest stays"
-    else:
-        rest = [name for name in found["reproduced"] if name not in now]
-        content = without_functions(found["content"], set(now)) if rest else None
-        kept = "they no longer block"
-        if content is None:
-            rest = []
+    # the tests keep their other checks, which passed; else they go whole
+    kept = "they no longer block" if content is None else \
+        "those checks are dropped, the rest stays"
     why = (f"{', '.join(sorted(now))} now fail only because "
            f"{', '.join(sorted(set(invented.values())))} is not raised, which the request "
            f"never asks for: {kept}")
-    return {**found, "reproduced": rest, "content": content or found["content"],
-            "failed_with": {n: t for n, t in (found.get("failed_with") or {}).items()
-                            if n in rest},
-            "set_aside": why}
-
+    return set_aside(found, set() if content is not None else set(now), why, content)
 
 def _without_checks(source: str, functions: set[str], lines: set[str]) -> str | None:
     """`source` without the `with pytest.raises(...)` blocks of `functions` whose first line
