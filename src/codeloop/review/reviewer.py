@@ -25,6 +25,7 @@ from codeloop.review.context import ReviewContext, prompt
 from codeloop.review.debug import DebugTrail
 from codeloop.review.diffs import pending_changes
 from codeloop.review.import_check import import_problems
+from codeloop.review.objections import beside_the_change
 from codeloop.review.request_test import overlay, write_request_test
 from codeloop.review.request_test_conflict import against_the_spec
 from codeloop.review.request_test_unseen import invented_demands, unseen_change
@@ -84,6 +85,10 @@ def _imports(state: ReviewState, ctx: ReviewContext, trail: DebugTrail) -> list[
 def _unchanged(state: ReviewState) -> bool:
     return all(state["originals"].get(a["file_path"]) == a["content"]
                for a in state["artifacts"])
+
+
+def _contents(state: ReviewState) -> dict[str, str]:
+    return {a["file_path"]: a["content"] for a in state["artifacts"]}
 
 
 def _has_change(state: ReviewState) -> bool:
@@ -228,6 +233,17 @@ def review(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
         trail.log("thinking", "the reviewer said no, but the request's test, which failed "
                               "before the change, passes now with every check: the change "
                               "goes to approval with the reviewer's remarks")
+    if not model_ok and not blocking and state["request"] and _has_change(state) \
+            and beside_the_change([*issues, *suggestions], state["request"],
+                                  state["originals"], _contents(state)):
+        # Under a change request, every objection is about code the change left as it was
+        # and the request does not name (objections.py; mutable_default: a right fix refused
+        # over cart_size): the person sees them beside the diff. Without a request the whole
+        # file is under review, and such an objection is the review's finding.
+        model_ok, issues, suggestions = True, [], [*issues, *suggestions]
+        trail.log("thinking", "the reviewer said no only about code the change did not touch "
+                              "and the request does not name, and every check passes: the "
+                              "change goes to approval with the reviewer's remarks")
     if not model_ok and not blocking and not issues:
         if _has_change(state):
             # A bare "no" (no issue, no suggestion) on a change that passes every check
