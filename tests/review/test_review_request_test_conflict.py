@@ -21,15 +21,18 @@ RIGHT = SETTINGS.replace("    except Exception:\n        pass\n",
                          "    except FileNotFoundError:\n        pass\n"
                          "    except json.JSONDecodeError as exc:\n"
                          "        raise ValueError(f'{path}: {exc}') from exc\n")
+# the missing file's path in a variable: the same call as MISSING's, but not one that says
+# by itself what it is called with (request_test_contradiction.py leaves it to this rule)
 WORKSPACE_TEST = ("from settings import DEFAULTS, load_settings\n\n\n"
                   "def test_missing_file_gives_defaults(tmp_path):\n"
-                  "    assert load_settings(tmp_path / 'absent.json') == DEFAULTS\n")
+                  "    path = tmp_path / 'absent.json'\n"
+                  "    assert load_settings(path) == DEFAULTS\n")
 HEAD = "import pytest\nfrom settings import load_settings\n\n\n"
-BAD_JSON = ("def test_bad_json_raises(tmp_path):\n    path = tmp_path / 's.json'\n"
-            "    path.write_text('{')\n    with pytest.raises(ValueError):\n"
-            "        load_settings(path)\n")
-MISSING = ("def test_missing_file_raises(tmp_path):\n    with pytest.raises(ValueError):\n"
-           "        load_settings(tmp_path / 'absent.json')\n")
+BAD_JSON = ("def test_bad_json_raises(tmp_path):\n    bad = tmp_path / 's.json'\n"
+            "    bad.write_text('{')\n    with pytest.raises(ValueError):\n"
+            "        load_settings(bad)\n")
+MISSING = ("def test_missing_file_raises(tmp_path):\n    path = tmp_path / 'absent.json'\n"
+           "    with pytest.raises(ValueError):\n        load_settings(path)\n")
 REQUEST = ("load_settings hides every error. A missing file should still give the defaults, "
            "but a file that is not valid JSON must raise ValueError.")
 ASKED = "Before anyone changes the code"
@@ -65,7 +68,7 @@ def test_a_request_test_the_workspace_test_of_the_same_call_contradicts_is_set_a
     assert shown["tests"] == ["test_bad_json_raises"] and shown["passes"] is True
     assert "test_missing_file_raises passed only with a change that breaks " \
            "test_settings.py::test_missing_file_gives_defaults" in shown["set_aside"]
-    assert "load_settings(tmp_path / 'absent.json')" in shown["set_aside"]
+    assert "load_settings(path)" in shown["set_aside"]
     assert "test_missing_file_raises" not in shown["content"]
     assert out.review_feedback["tests"]["failed"] == 0
     assert "except FileNotFoundError" in out.pending_diffs[-1]["modified_content"]

@@ -35,7 +35,17 @@ from codeloop.jobs.usage import UsageRecord
 from codeloop.review.checks import run_workspace_tests, syntax_error
 from codeloop.review.context import ReviewContext
 from codeloop.review.debug import DebugTrail
-from codeloop.review.request_test_focus import blind_assertion, invented_raise, request_names
+from codeloop.review.request_test_contradiction import (
+    raise_against_the_spec,
+    returning_calls,
+    summary_ids,
+)
+from codeloop.review.request_test_focus import (
+    blind_assertion,
+    defined_names,
+    invented_raise,
+    request_names,
+)
 from codeloop.review.state import ReviewState
 
 ROUNDS = 2
@@ -174,9 +184,14 @@ class _RequestTestSite:
     review in the sandbox and passes when a test function reproduces the problem."""
 
     def __init__(self, state: ReviewState, ctx: ReviewContext, trail: DebugTrail,
-                 path: str, names: set[str]) -> None:
+                 path: str, code: dict[str, str], spec: dict[str, str]) -> None:
         self.state, self.ctx, self.trail, self.path = state, ctx, trail, path
-        self.names = names  # what the request is about (request_test_focus.py)
+        self.names = request_names(state["request"], code)  # what the request is about
+        self.defined = defined_names(code)
+        # the calls the workspace's passing tests expect to return (request_test_contradiction)
+        self.returning = returning_calls(
+            spec, set(summary_ids(state["baseline_tests"].get("failures") or [])),
+            self.defined)
         self.text: str | None = None
         self.verdicts: Verdicts | None = None
         self.stdout = ""  # pytest's output of the last run
@@ -205,11 +220,16 @@ class _RequestTestSite:
             if function not in verdicts.reproduced:
                 continue
             invented = invented_raise(body, self.state["request"])
+            contradicted = raise_against_the_spec(text, function, body, self.returning,
+                                                  self.defined)
             if invented:
                 verdicts.reproduced.remove(function)
                 verdicts.mistaken[function] = (
                     f"it expects {invented} to be raised, which the request never asks for: "
                     "test what the request asks")
+            elif contradicted:
+                verdicts.reproduced.remove(function)
+                verdicts.mistaken[function] = contradicted
             elif blind_assertion(text, function, failing, self.names):
                 verdicts.reproduced.remove(function)
                 verdicts.mistaken[function] = (
@@ -248,7 +268,7 @@ def write_request_test(state: ReviewState, ctx: ReviewContext, usage: UsageRecor
     code = {a["file_path"]: a["content"] for a in state["artifacts"]
             if a["file_path"] in targets}
     path = test_path(state, spec)
-    site = _RequestTestSite(state, ctx, trail, path, request_names(state["request"], code))
+    site = _RequestTestSite(state, ctx, trail, path, code, spec)
     request = render(prompt_file("codeloop.review", "engine")["request_test"],
                      request=state["request"], test_path=path, code=list(code))
     task = EditTask(request=request, files={**code, **spec}, edit=[], new=[path],

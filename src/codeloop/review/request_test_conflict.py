@@ -19,6 +19,7 @@ import ast
 from typing import Any
 
 from codeloop.review.request_test import set_aside
+from codeloop.review.request_test_contradiction import summary_ids
 from codeloop.review.state import ReviewState
 
 
@@ -33,17 +34,6 @@ def _function_calls(source: str) -> dict[str, set[str]]:
             for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
 
 
-def _test_ids(failures: list[str]) -> list[tuple[str, str]]:
-    """(file, function) of each summary line `path::name[param] - why`."""
-    out = []
-    for line in failures:
-        test_id = line.split(" - ")[0].strip()
-        if "::" in test_id:
-            path, name = test_id.split("::", 1)
-            out.append((path, name.split("[")[0].split("::")[-1]))
-    return out
-
-
 def against_the_spec(state: ReviewState, tests: dict[str, Any], sources: dict[str, str]
                      ) -> dict | None:
     """The run's request test with the functions a broken workspace test contradicts set
@@ -53,10 +43,10 @@ def against_the_spec(state: ReviewState, tests: dict[str, Any], sources: dict[st
     path = found.get("path")
     if not path or not found.get("reproduced") or not tests["failed"]:
         return None
-    failing = _test_ids(tests["failures"])
+    failing = summary_ids(tests["failures"])
     if len(failing) != tests["failed"] or any(file == path for file, _ in failing):
         return None  # the request test fails itself, or a failure we cannot name
-    before = set(_test_ids(state["baseline_tests"].get("failures") or []))
+    before = set(summary_ids(state["baseline_tests"].get("failures") or []))
     broken = [(file, name) for file, name in failing if (file, name) not in before]
     spec_calls: set[str] = set()
     for file, name in broken:

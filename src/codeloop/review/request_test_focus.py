@@ -38,8 +38,8 @@ _ASKS_TO_RAISE = re.compile(r"\b(rais\w*|errors?|exceptions?|reject\w*|refus\w*|
 PLAIN_FIXTURES = {"tmp_path", "tmpdir", "monkeypatch", "capsys", "capfd", "caplog"}
 
 
-def request_names(request: str, code: dict[str, str]) -> set[str]:
-    """The functions, methods and classes of `code` ({path: text}) the request names."""
+def defined_names(code: dict[str, str]) -> set[str]:
+    """The functions, methods and classes `code` ({path: text}) defines (dunders aside)."""
     defined: set[str] = set()
     for text in code.values():
         try:
@@ -49,7 +49,12 @@ def request_names(request: str, code: dict[str, str]) -> set[str]:
         defined |= {node.name for node in ast.walk(tree) if isinstance(
             node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
             and not node.name.startswith("__")}
-    return defined & set(_WORD.findall(request))
+    return defined
+
+
+def request_names(request: str, code: dict[str, str]) -> set[str]:
+    """The functions, methods and classes of `code` ({path: text}) the request names."""
+    return defined_names(code) & set(_WORD.findall(request))
 
 
 def _called(node: ast.AST) -> set[str]:
