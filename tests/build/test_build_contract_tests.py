@@ -256,3 +256,32 @@ def test_the_harness_contract_is_never_pruned_nor_repaired_by_the_model(build):
     fix_prompt = built.llm_for("task:T3").calls[3][-1].content
     assert "GET /todos is not served; served: " in fix_prompt  # the contract's two tests
     assert "none of [('GET', '/todos')" in fix_prompt
+
+
+DELETE_ROUTES = (
+    "from fastapi import APIRouter, HTTPException\n\nrouter = APIRouter(prefix='/b')\n"
+    "items = {}\n\n\n@router.post('', status_code=201)\ndef add():\n"
+    "    items[len(items) + 1] = True\n    return {'id': len(items)}\n\n\n"
+    "@router.delete('/{item_id}', status_code=204)\nasync def drop(item_id: int):\n"
+    "    if items.pop(item_id, None) is None:\n        raise HTTPException(404)\n"
+    "    return None\n")
+
+
+def test_the_routes_contract_reads_an_empty_204_answer(tmp_path):
+    """Bookmarks' B3 on the 1.5B: a right `status_code=204` DELETE returning None answers an
+    empty body labelled application/json, and the helper's JSON read raised on it."""
+    (tmp_path / "shop").mkdir()
+    (tmp_path / "shop" / "__init__.py").write_text("")
+    (tmp_path / "shop" / "routes.py").write_text(DELETE_ROUTES)
+    (tmp_path / HELPER_FILE).write_text(route_calls_helper())
+    check = ("from codeloop_route_calls import check_routes\n"
+             "check_routes(['shop.routes'], [('POST', '/b'), ('DELETE', '/b/{}')],\n"
+             "             {('DELETE', '/b/{}'): {'ok': 204, 'missing': 404}})\nprint('ok')\n")
+    done = subprocess.run([sys.executable, "-c", check], cwd=tmp_path, capture_output=True,
+                          text=True, check=False)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+    # and a DELETE that answers 200 is still held to the 204 the task promises
+    (tmp_path / "shop" / "routes.py").write_text(DELETE_ROUTES.replace(", status_code=204", ""))
+    done = subprocess.run([sys.executable, "-c", check], cwd=tmp_path, capture_output=True,
+                          text=True, check=False)
+    assert "DELETE /b/1 answered 200; the task says 204" in done.stderr, done.stderr
