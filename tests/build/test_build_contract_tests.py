@@ -285,3 +285,34 @@ def test_the_routes_contract_reads_an_empty_204_answer(tmp_path):
     done = subprocess.run([sys.executable, "-c", check], cwd=tmp_path, capture_output=True,
                           text=True, check=False)
     assert "DELETE /b/1 answered 200; the task says 204" in done.stderr, done.stderr
+
+
+def test_code_on_the_contract_sent_back_twice_is_asked_anew_and_a_retry_is_sampled(build):
+    """The harness's contract is right by construction: code sent back unchanged twice gets
+    the engine's blanked round, not the end of its rounds (bookmarks' B3 on the 1.5B), and
+    the next attempt, whose first prompt is the same contract's, is sampled (its three
+    attempts sent the same routes, 285 tokens each)."""
+    wrong = STORED_ROUTES.replace("store.add(", "store.create(")
+    agents = {"task:T1": [reply_with_tests(GOOD_TESTS), file_reply(("app/models.py", MODELS))],
+              "task:T2": [reply_with_tests(STORE_TESTS), file_reply(("app/storage.py", STORE))],
+              "task:T3": [*[reply_with_tests(DELETES)] * 2,
+                          *[file_reply(("app/routes.py", wrong))] * 4,
+                          *[reply_with_tests(DELETES)] * 2,
+                          file_reply(("app/routes.py", STORED_ROUTES))],
+              "integration": no_wiring()}
+    built = build(todo_request(), agents, retries=1)
+
+    assert sorted(merged_tasks(built.out)) == ["T1", "T2", "T3"], "\n".join(built.progress())
+    progress = "\n".join(built.progress())
+    assert "T3: the code came back unchanged twice: the functions the failure calls asked " \
+           "anew, their bodies not shown" in progress
+    assert "its tests fail on their own checks" not in progress
+    t3 = built.llm_for("task:T3")
+    blanked = t3.calls[5][-1].content
+    assert "raise NotImplementedError" in blanked and "store.create(" not in blanked
+    first_code = [i for i, call in enumerate(t3.calls)
+                  if "Write app.routes so that the tests" in call[-1].content
+                  and "This is attempt" not in call[-1].content]
+    assert len(first_code) == 2, "one first code prompt per attempt"
+    assert t3.calls[first_code[0]][-1].content == t3.calls[first_code[1]][-1].content
+    assert t3.temperatures[first_code[0]] == 0.0 and t3.temperatures[first_code[1]] > 0.0

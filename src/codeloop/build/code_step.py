@@ -52,8 +52,16 @@ def request_text(key: str, **values: Any) -> str:
 
 def code_task(llm: LLM, site: StackSite, contract: TaskContract, task: dict[str, Any],
               test_path: str, *, rounds: int, stage: str,
-              say: Callable[[str], None] | None = None) -> CodeOutcome:
-    """The code of `task` until its tests (and the project's) pass, at most `rounds`."""
+              say: Callable[[str], None] | None = None, harness_tests: bool = False,
+              sample_first: bool = False) -> CodeOutcome:
+    """The code of `task` until its tests (and the project's) pass, at most `rounds`.
+
+    `harness_tests`: the test file is the harness's contract (contract_tests.py), right by
+    construction, so code sent back unchanged twice gets the engine's blanked round (the
+    functions the failure calls asked anew), not the end of the rounds that leaves the
+    model's own tests to be repaired. `sample_first`: the first prompt is sampled (a retry
+    whose prompt is the last attempt's: the contract, as before, gets the same greedy answer;
+    bookmarks' B3 on the 1.5B sent the same routes in three attempts, 285 tokens each)."""
     files = site.workspace.walk_files()
     test_text = site.read(test_path) or ""
     imported = [p for p in local_imports(test_text, test_path, files + contract.modules)
@@ -89,7 +97,8 @@ def code_task(llm: LLM, site: StackSite, contract: TaskContract, task: dict[str,
                              _context(contract, shown, site.read)])))
     result: EditResult = run_edit(llm, edit_task, NoRedefinitions(site, contract, site.read),
                                   rounds=rounds, bus=site.runtime.bus, stage=stage, say=say,
-                                  after_two_echoes="restart")
+                                  sample_first=sample_first,
+                                  after_two_echoes="read" if harness_tests else "restart")
     last = site.last
     return CodeOutcome(passed=result.passed and bool(last and last.passed),
                        summary=last.summary if last else "the tests did not run",

@@ -72,8 +72,11 @@ def run_attempt(llm: LLM, runtime: BuildRuntime, stack: Stack, task: dict[str, A
         return AttemptResult(False, "", f"the tests could not be written: {refused}",
                              tests.tokens)
     say(f"tests written ({test_path}); writing the code")
+    # a retry on the harness's contract asks the same first prompt as the attempt before:
+    # sampled, so it is not the same answer
     code = code_task(llm, site, contract, task, test_path, rounds=fix_rounds + 1, stage=label,
-                     say=say)
+                     say=say, harness_tests=tests.by_harness,
+                     sample_first=tests.by_harness and bool(previous))
     for note in list(dict.fromkeys(code.notes))[:MAX_NOTES]:  # refused writes, unusable replies
         say(note)
     if not code.passed and any("back unchanged" in note for note in code.notes) \
