@@ -6,31 +6,17 @@ On the scripted model, with the real sandbox and pytest."""
 
 from __future__ import annotations
 
+from test_review_request_test_conflict import ASKED, BAD_JSON, HEAD, NO, REQUEST, RIGHT, SETTINGS
+
 from codeloop.llm.scripted import ScriptedLLM
 from codeloop.review.request_test_contradiction import raise_against_the_spec, returning_calls
 from codeloop.review.service import ReviewRequest, start_review
 
-SETTINGS = ('import json\n\nDEFAULTS = {"theme": "light"}\n\n\ndef load_settings(path):\n'
-            '    settings = dict(DEFAULTS)\n    try:\n        with open(path) as handle:\n'
-            '            settings.update(json.load(handle))\n    except Exception:\n'
-            '        pass\n    return settings\n')
-RIGHT = SETTINGS.replace("    except Exception:\n        pass\n",
-                         "    except FileNotFoundError:\n        pass\n"
-                         "    except json.JSONDecodeError as exc:\n"
-                         "        raise ValueError(f'{path}: {exc}') from exc\n")
 WORKSPACE_TEST = ("from settings import DEFAULTS, load_settings\n\n\n"
                   "def test_missing_file_gives_defaults(tmp_path):\n"
                   "    assert load_settings(tmp_path / 'absent.json') == DEFAULTS\n")
-HEAD = "import pytest\nfrom settings import load_settings\n\n\n"
 MISSING = ('def test_missing_file_raises(tmp_path):\n    with pytest.raises(ValueError):\n'
            '        load_settings(tmp_path / "absent.json")\n')
-BAD_JSON = ("def test_bad_json_raises(tmp_path):\n    bad = tmp_path / 's.json'\n"
-            "    bad.write_text('{')\n    with pytest.raises(ValueError):\n"
-            "        load_settings(bad)\n")
-REQUEST = ("load_settings hides every error. A missing file should still give the defaults, "
-           "but a file that is not valid JSON must raise ValueError.")
-ASKED = "Before anyone changes the code"
-NO = {"json": {"approved": False, "issues": [], "suggestions": ["add a docstring"]}}
 DID_NOT_RAISE = "E       Failed: DID NOT RAISE <class 'ValueError'>"
 
 
