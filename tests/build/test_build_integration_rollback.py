@@ -10,7 +10,7 @@ import sys
 
 from build_replies import file_reply, func_task, tasks
 
-from codeloop.build.router_wiring import unwired_routers, wired_entry
+from codeloop.build.router_wiring import unwired_routers, wired_entry, without_self_registration
 from codeloop.gitutil import git
 
 BREAKS = file_reply(("app/__init__.py", "from app.missing import thing\n"))
@@ -93,3 +93,58 @@ def test_only_routers_no_module_imports_are_wired_and_only_into_a_fastapi_entry(
                            "app/main.py") == []
     assert wired_entry("app = make_app()\n", [("app.routes", "router")]) is None
     assert wired_entry("def f(:\n", [("app.routes", "router")]) is None
+
+
+SELF_REGISTERING = ("from fastapi import APIRouter\n\nfrom app.main import app\n\n"
+                    "router = APIRouter(prefix='/items')\n\n\n@router.get('')\ndef listed():\n"
+                    "    return []\n\n\napp.include_router(router)\n")
+# imports the routes module first: with the registration left in it and the router wired
+# into app.main too, this is the import cycle the bookmarks build met
+ROUTES_FIRST = ("from fastapi.testclient import TestClient\n\nimport app.routes  # noqa: F401\n"
+                "from app.main import app\n\n\ndef test_served():\n"
+                "    assert TestClient(app).get('/items').status_code == 200\n")
+
+
+def test_a_router_that_registers_itself_is_registered_by_the_entry_point(build):
+    """The 1.5B's bookmarks build at ec2b586: app/routes.py did `from app.main import app`
+    and `app.include_router(router)` itself, app.main imported nothing, and the harness's
+    wiring made an import cycle that broke the suite, so it was rolled back: COMPLETE, and
+    every bookmark route answered 404 on main. The registration moves to the entry point."""
+    request = {"tech_stack": "python-api", "tasks": [
+        {"id": "R", "description": "an APIRouter named router in app.routes with GET /items",
+         "depends_on": []}]}
+    agents = {"task:R": [f"```python\n{ROUTES_TEST}```",
+                         file_reply(("app/routes.py", SELF_REGISTERING))],
+              "integration": ["DONE"]}
+    built = build(request, agents)
+
+    assert built.final["status"] == "COMPLETE", built.final
+    routes = (built.out / "app" / "routes.py").read_text()
+    assert "app.main" not in routes and "include_router" not in routes
+    assert "def listed():" in routes and "router = APIRouter(prefix='/items')" in routes
+    main = (built.out / "app" / "main.py").read_text()
+    assert "app.include_router(routes_router)" in main
+    assert any("moved there from app/routes.py" in note
+               for note in built.final["integration"]["notes"])
+    for name, text in (("test_served.py", SERVED), ("test_routes_first.py", ROUTES_FIRST)):
+        (built.out / "tests" / name).write_text(text)
+        run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                              f"tests/{name}"], cwd=built.out, capture_output=True, text=True,
+                             check=False)
+        assert run.returncode == 0, run.stdout
+
+
+def test_only_a_registration_on_the_entry_points_import_is_taken_out():
+    assert without_self_registration(SELF_REGISTERING, "app.main") == (
+        "from fastapi import APIRouter\n\n\nrouter = APIRouter(prefix='/items')\n\n\n"
+        "@router.get('')\ndef listed():\n    return []\n\n\n")
+    # the app is used for more than registering: left as it is
+    uses = SELF_REGISTERING + "\n\n@app.get('/ping')\ndef ping():\n    return 1\n"
+    assert without_self_registration(uses, "app.main") is None
+    # the import brings more than the app: left as it is
+    more = SELF_REGISTERING.replace("import app\n", "import app, settings\n")
+    assert without_self_registration(more, "app.main") is None
+    # registering on an app of another module, or nothing to take out
+    assert without_self_registration(SELF_REGISTERING, "app.server") is None
+    assert without_self_registration(ROUTES, "app.main") is None
+    assert without_self_registration("def f(:\n", "app.main") is None

@@ -12,7 +12,8 @@ from codeloop.build.code_step import request_text
 from codeloop.build.context import BuildContext, emit_state
 from codeloop.build.edit_site import StackSite
 from codeloop.build.push import push_main
-from codeloop.build.router_wiring import unwired_routers, wired_entry
+from codeloop.build.contract import module_of
+from codeloop.build.router_wiring import unwired_routers, wired_entry, without_self_registration
 from codeloop.build.state import BuildState
 from codeloop.build.testing import TestRun
 from codeloop.events import Progress
@@ -95,20 +96,26 @@ def _wire_routers(site: StackSite, entry: str, ctx: BuildContext, tests: TestRun
     files = {p: t for p in site.workspace.walk_files()
              if p.startswith(src) and p.endswith(".py") and not is_test_path(p)
              and (t := site.read(p)) is not None}
-    routers = unwired_routers(files, entry)
+    # a module that registers its router on the entry point's app itself: the registration
+    # moves to the entry point (router_wiring.py), or the wiring would be an import cycle
+    moved = {path: kept for path, text in files.items() if path != entry
+             and (kept := without_self_registration(text, module_of(entry))) is not None}
+    routers = unwired_routers({**files, **moved}, entry)
     wired = wired_entry(files.get(entry, ""), routers) if routers else None
     if wired is None:
         return tests
     start = git(["rev-parse", "HEAD"], ctx.out_dir).stdout.strip()
     names = ", ".join(f"{module}.{name}" for module, name in routers)
-    refused = site.write(entry, wired)
+    refused = next((why for path, text in moved.items() if (why := site.write(path, text))),
+                   None) or site.write(entry, wired)
     after = tests if refused else _run(site)
     if refused or _rank(after) < _rank(tests):
         git(["reset", "-q", "--hard", start], ctx.out_dir)
         notes.append(f"registering {names} in {entry} was not kept: "
                      + (refused or f"the suite got worse ({after.summary})"))
         return tests
-    notes.append(f"the harness registered {names} in {entry}")
+    notes.append(f"the harness registered {names} in {entry}" + (
+        f" (moved there from {', '.join(sorted(moved))})" if moved else ""))
     ctx.runtime.bus.emit(Progress(done=done, total=total,
                                   message=f"integration: {notes[-1]} ({after.summary})"))
     return after
