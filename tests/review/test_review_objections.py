@@ -28,6 +28,11 @@ FIX = f"FILE: cart.py\n```python\n{FIXED}```"
 # the second refinement: the same fix under a module docstring (a reply of the code as it
 # stands would be an echo)
 MOVED = f"FILE: cart.py\n```python\n\"\"\"Carts.\"\"\"\n\n\n{FIXED}```"
+# the objections as a test (review/objection_test.py) that fails on the fix: they stand
+SHOWN = {"match": "A reviewer objects", "reply": (
+    "FILE: test_codeloop_objection.py\n```python\nimport inspect\n\nfrom cart import add_item"
+    "\n\n\ndef test_default():\n    assert inspect.signature(add_item).parameters['cart']"
+    ".default is not None\n```")}
 BESIDE = "The function `cart_size` does not return the number of items but the sum of quantities."
 
 
@@ -62,7 +67,7 @@ def test_an_objection_only_about_untouched_code_goes_to_the_person(tmp_path, sto
 
 def test_an_objection_about_what_the_change_wrote_goes_to_the_refiner(tmp_path, store):
     about_the_fix = "add_item should not use None as the default"
-    _, llm, out = _review(tmp_path, store, _no(about_the_fix), MOVED, "DONE", approve())
+    _, llm, out = _review(tmp_path, store, SHOWN, _no(about_the_fix), MOVED, "DONE", approve())
     assert any(about_the_fix in call[-1].content for call in llm.calls), \
         "the objection reached the refiner"
     assert out.status == "awaiting_approval" and out.review_feedback["model_approved"] is True
@@ -70,7 +75,7 @@ def test_an_objection_about_what_the_change_wrote_goes_to_the_refiner(tmp_path, 
 
 def test_one_objection_naming_no_definition_keeps_the_change_in_the_loop(tmp_path, store):
     vague = "negative quantities should be refused"
-    _, llm, out = _review(tmp_path, store, _no(BESIDE, vague), MOVED, "DONE", approve())
+    _, llm, out = _review(tmp_path, store, SHOWN, _no(BESIDE, vague), MOVED, "DONE", approve())
     refined = [call[-1].content for call in llm.calls if vague in call[-1].content]
     assert refined and BESIDE in refined[0]
     assert out.status == "awaiting_approval" and out.review_feedback["iteration"] == 3

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from codeloop.build.code_step import request_text
 from codeloop.build.context import BuildContext, emit_state
+from codeloop.build.contract import module_of
 from codeloop.build.edit_site import StackSite
 from codeloop.build.push import push_main
-from codeloop.build.contract import module_of
 from codeloop.build.router_wiring import unwired_routers, wired_entry, without_self_registration
 from codeloop.build.state import BuildState
 from codeloop.build.testing import TestRun

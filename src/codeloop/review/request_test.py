@@ -121,15 +121,15 @@ def target_files(state: ReviewState) -> list[str]:
             and not is_test_path(a["file_path"])][:MAX_CODE_FILES]
 
 
-def test_path(state: ReviewState, spec: dict[str, str]) -> str:
+def test_path(state: ReviewState, spec: dict[str, str], file_name: str = FILE_NAME) -> str:
     """Beside the workspace tests that import the code (so imports resolve as theirs do),
     under a name no workspace file has."""
     folder = PurePosixPath(next(iter(spec))).parent if spec else PurePosixPath(".")
     taken = {*state["originals"], *state["test_files"]}
-    name, number = FILE_NAME, 1
+    name, number = file_name, 1
     while str(folder / name).removeprefix("./") in taken:
         number += 1
-        name = FILE_NAME.replace(".py", f"_{number}.py")
+        name = file_name.replace(".py", f"_{number}.py")
     return str(folder / name).removeprefix("./")
 
 
@@ -179,7 +179,7 @@ def judge(stdout: str, path: str) -> Verdicts:
     return verdicts
 
 
-class _RequestTestSite:
+class RequestTestSite:
     """Only the request test may be written; its check runs it alone on the code under
     review in the sandbox and passes when a test function reproduces the problem."""
 
@@ -268,7 +268,7 @@ def write_request_test(state: ReviewState, ctx: ReviewContext, usage: UsageRecor
     code = {a["file_path"]: a["content"] for a in state["artifacts"]
             if a["file_path"] in targets}
     path = test_path(state, spec)
-    site = _RequestTestSite(state, ctx, trail, path, code, spec)
+    site = RequestTestSite(state, ctx, trail, path, code, spec)
     request = render(prompt_file("codeloop.review", "engine")["request_test"],
                      request=state["request"], test_path=path, code=list(code))
     task = EditTask(request=request, files={**code, **spec}, edit=[], new=[path],

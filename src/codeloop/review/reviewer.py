@@ -25,6 +25,7 @@ from codeloop.review.context import ReviewContext, prompt
 from codeloop.review.debug import DebugTrail
 from codeloop.review.diffs import pending_changes
 from codeloop.review.import_check import import_problems
+from codeloop.review.objection_test import check_objections
 from codeloop.review.objections import beside_the_change
 from codeloop.review.request_test import overlay, write_request_test
 from codeloop.review.request_test_conflict import against_the_spec
@@ -188,6 +189,27 @@ def _spec(state: ReviewState) -> dict[str, str]:
     return spec_tests(state, [a["file_path"] for a in state["artifacts"]])
 
 
+def _checked_objections(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
+                        trail: DebugTrail, issues: list[str],
+                        suggestions: list[str]) -> tuple[bool, list[str], list[str]]:
+    """The model's objections to a change that passes every check, run as tests
+    (objection_test.py): unfounded ones go to the person beside the diff, shown ones to the
+    refiner with the failure that shows them; otherwise they stand as they are."""
+    checked = check_objections(state, ctx, usage, trail, issues, _spec(state))
+    if checked is None:
+        return False, issues, suggestions
+    if checked.unfounded:
+        trail.log("thinking", "the reviewer said no, but every test written for its objections "
+                              "passes on the change, with every check: the change goes to "
+                              "approval with the reviewer's remarks")
+        note = ("the reviewer's objections were run as tests, which pass on the change: "
+                + ", ".join(checked.passed))
+        return True, [], [*issues, *suggestions, note]
+    shown = [f"the reviewer's objection as a test fails on the change: {name}: "
+             + " | ".join(texts)[:400] for name, texts in checked.shown.items()]
+    return False, [*issues, *shown], suggestions
+
+
 def review(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
            trail: DebugTrail) -> StageOutput:
     iteration = state["iteration"] + 1
@@ -244,6 +266,9 @@ def review(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
         trail.log("thinking", "the reviewer said no only about code the change did not touch "
                               "and the request does not name, and every check passes: the "
                               "change goes to approval with the reviewer's remarks")
+    if not model_ok and not blocking and issues and state["request"] and _has_change(state):
+        model_ok, issues, suggestions = _checked_objections(state, ctx, usage, trail, issues,
+                                                            suggestions)
     if not model_ok and not blocking and not issues:
         if _has_change(state):
             # A bare "no" (no issue, no suggestion) on a change that passes every check

@@ -1,0 +1,93 @@
+"""A reviewer's objection to a change that passes every check is run as a test on the
+changed code (review/objection_test.py). Measured on the 1.5B: mutable_default's right fix
+refused twice with "add_item does not return the updated cart when called without a cart",
+which it does. A test of the objection that passes sends the change to the person with the
+remarks; one that fails sends its failure to the refiner; a wrong test changes nothing.
+On the scripted model, with the real sandbox and pytest."""
+
+from __future__ import annotations
+
+from review_helpers import approve
+from test_review_objections import ASKED, CART, CART_TEST, FIX, FIXED, MOVED, PASSING, _no
+
+from codeloop.llm.scripted import ScriptedLLM
+from codeloop.review.service import ReviewRequest, decide_review, start_review
+
+REQUEST = ("Two calls to add_item without a cart return each other's items. Fix cart.py; "
+           "passing a cart must still append to it and return it.")
+OBJECTION = "add_item does not return the updated cart when called without a cart argument"
+OBJECTED = "A reviewer objects"
+
+
+def _objection_test(body: str) -> dict:
+    return {"match": OBJECTED, "reply": (
+        "FILE: test_codeloop_objection.py\n```python\nfrom cart import add_item\n\n\n"
+        f"def test_objection():\n{body}```")}
+
+
+# what the objection claims, as a test: it passes on the fix, so the claim is wrong
+UNFOUNDED = _objection_test("    assert add_item('pen') == [('pen', 1)]\n")
+# a test that fails on the fix the way a missing behaviour fails: the objection is shown
+SHOWN = _objection_test("    assert add_item('pen', 2) == [('pen', 2), ('pen', 2)]\n")
+# a test that is wrong itself (a name it never defined): says nothing
+WRONG = _objection_test("    assert add_item('pen') == expected_cart\n")
+
+
+def _review(tmp_path, store, *replies):
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "cart.py").write_text(CART)
+    (ws / "test_cart.py").write_text(CART_TEST)
+    llm = ScriptedLLM([{"match": ASKED, "reply": PASSING}, FIX, *replies])
+    out = start_review(ReviewRequest(workspace=ws, files=["cart.py"], request=REQUEST),
+                       llm, store, None)
+    return ws, llm, out
+
+
+def _refined_on(llm: ScriptedLLM, text: str) -> list[str]:
+    return [call[-1].content for call in llm.calls
+            if text in call[-1].content and OBJECTED not in call[-1].content]
+
+
+def test_an_objection_its_own_test_does_not_show_goes_to_the_person(tmp_path, store):
+    ws, llm, out = _review(tmp_path, store, UNFOUNDED, _no(OBJECTION))
+    assert out.status == "awaiting_approval", out.message
+    feedback = out.review_feedback
+    assert feedback["model_approved"] is False and feedback["approved"] is True
+    assert feedback["suggestions"][0] == OBJECTION
+    assert "run as tests, which pass on the change: test_objection" in feedback["suggestions"][1]
+    assert any(OBJECTED in call[-1].content and OBJECTION in call[-1].content
+               for call in llm.calls), "the objection test was asked for"
+    assert not _refined_on(llm, OBJECTION), "no refiner round on the objection"
+    assert (ws / "cart.py").read_text() == CART  # nothing written before approval
+    assert not (ws / "test_codeloop_objection.py").exists()
+    done = decide_review(out.run_id, approved=True, message="ok", llm=llm, store=store,
+                         digest=out.diff_digest)
+    assert done.written == ["cart.py"] and (ws / "cart.py").read_text() == FIXED
+
+
+def test_an_objection_its_test_shows_reaches_the_refiner_with_the_failure(tmp_path, store):
+    _, llm, out = _review(tmp_path, store, SHOWN, _no(OBJECTION), MOVED, "DONE", approve())
+    refined = _refined_on(llm, OBJECTION)
+    assert refined, "the objection reached the refiner"
+    assert "as a test fails on the change: test_objection" in refined[0]
+    assert "[('pen', 2), ('pen', 2)]" in refined[0]  # the assertion that shows it
+    assert out.status == "awaiting_approval" and out.review_feedback["iteration"] == 3
+
+
+def test_a_wrong_objection_test_leaves_the_objection_standing(tmp_path, store):
+    _, llm, out = _review(tmp_path, store, WRONG, _no(OBJECTION), MOVED, "DONE", approve())
+    refined = _refined_on(llm, OBJECTION)
+    assert refined and "as a test fails" not in refined[0]
+    assert out.status == "awaiting_approval" and out.review_feedback["iteration"] == 3
+
+
+def test_no_objection_test_without_a_change_request(tmp_path, store):
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "cart.py").write_text(CART)
+    (ws / "test_cart.py").write_text(CART_TEST)
+    llm = ScriptedLLM([UNFOUNDED, _no(OBJECTION), FIX, "DONE", approve()])
+    out = start_review(ReviewRequest(workspace=ws, files=["cart.py"]), llm, store, None)
+    assert not any(OBJECTED in call[-1].content for call in llm.calls)
+    assert out.status == "awaiting_approval" and out.review_feedback["model_approved"] is True
