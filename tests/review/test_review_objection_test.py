@@ -8,7 +8,8 @@ On the scripted model, with the real sandbox and pytest."""
 from __future__ import annotations
 
 from review_helpers import approve
-from test_review_objections import ASKED, CART, CART_TEST, FIX, FIXED, MOVED, PASSING, _no
+from test_review_objections import CART, CART_TEST, FIX, FIXED, MOVED, _no
+from test_review_objections import _review as review_cart
 
 from codeloop.llm.scripted import ScriptedLLM
 from codeloop.review.service import ReviewRequest, decide_review, start_review
@@ -34,14 +35,7 @@ WRONG = _objection_test("    assert add_item('pen') == expected_cart\n")
 
 
 def _review(tmp_path, store, *replies):
-    ws = tmp_path / "ws"
-    ws.mkdir()
-    (ws / "cart.py").write_text(CART)
-    (ws / "test_cart.py").write_text(CART_TEST)
-    llm = ScriptedLLM([{"match": ASKED, "reply": PASSING}, FIX, *replies])
-    out = start_review(ReviewRequest(workspace=ws, files=["cart.py"], request=REQUEST),
-                       llm, store, None)
-    return ws, llm, out
+    return review_cart(tmp_path, store, *replies, request=REQUEST)
 
 
 def _refined_on(llm: ScriptedLLM, text: str) -> list[str]:

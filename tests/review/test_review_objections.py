@@ -40,13 +40,13 @@ def _no(*suggestions: str) -> dict:
     return {"json": {"approved": False, "issues": [], "suggestions": list(suggestions)}}
 
 
-def _review(tmp_path, store, *replies):
+def _review(tmp_path, store, *replies, request=REQUEST):
     ws = tmp_path / "ws"
     ws.mkdir()
     (ws / "cart.py").write_text(CART)
     (ws / "test_cart.py").write_text(CART_TEST)
     llm = ScriptedLLM([{"match": ASKED, "reply": PASSING}, FIX, *replies])
-    out = start_review(ReviewRequest(workspace=ws, files=["cart.py"], request=REQUEST),
+    out = start_review(ReviewRequest(workspace=ws, files=["cart.py"], request=request),
                        llm, store, None)
     return ws, llm, out
 
