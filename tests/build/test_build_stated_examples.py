@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from build_replies import file_reply, no_wiring, reply_with_tests
 
+from codeloop.build.example_contradictions import contradictions, without_contradictions
 from codeloop.build.stated_examples import is_examples_file, stated_examples
 
 S1 = ("Short codes in app.codes: function encode(n) -> the base-62 text of a non-negative "
@@ -48,3 +49,56 @@ def test_own_tests_that_disagree_with_code_meeting_the_examples_go(build):
     assert "def test_one" in kept and "made_up" not in kept
     assert any("dropped 2 of 3 tests in tests/test_a.py" in m
                and "while the examples the task states pass" in m for m in built.progress())
+
+
+DISCOUNT = ("Pricing in app.pricing: function apply_discount(price, percent) -> price reduced "
+            "by percent per cent, rounded to 2 decimals. apply_discount(200.0, 15) == 170.0.")
+
+
+def test_a_test_asserting_a_stated_call_with_another_result_is_found():
+    """The 1.5B's first tests of inventory's I2 held the row (200.0, 15, 215.0) against the
+    task's `apply_discount(200.0, 15) == 170.0`."""
+    stated = stated_examples(DISCOUNT, ["apply_discount"])
+    tests = ("import pytest\nfrom app.pricing import apply_discount\n\n\n"
+             "@pytest.mark.parametrize('price, percent, expected', [\n"
+             "    (100.0, 15, 85.0),\n    (200.0, 15, 215.0),\n])\n"
+             "def test_table(price, percent, expected):\n"
+             "    assert apply_discount(price, percent) == expected\n\n\n"
+             "def test_direct():\n    assert 170.00000000001 == apply_discount(200, 15)\n\n\n"
+             "def test_other_call():\n    assert apply_discount(300.0, 15) == 1.0\n\n\n"
+             "def test_keywords():\n    assert apply_discount(price=200.0, percent=15) == 1.0\n")
+    found = contradictions(tests, stated)
+    assert list(found) == ["test_table"]
+    assert found["test_table"] == ("it asserts apply_discount(200.0, 15) == 215.0; the task "
+                                   "states apply_discount(200.0, 15) == 170.0")
+    kept, dropped = without_contradictions(tests, stated)
+    assert list(dropped) == ["test_table"] and "def test_table" not in kept
+    assert "def test_direct" in kept and "def test_other_call" in kept
+    # every test function contradicts: the file stays as it is (the later rules judge it)
+    only = "from app.pricing import apply_discount\n\n\ndef test_t():\n" \
+           "    assert apply_discount(200.0, 15) == 30.0\n"
+    assert without_contradictions(only, stated) == (only, {})
+    assert contradictions("def test_broken(:\n", stated) == {}
+
+
+def test_the_contradicting_test_goes_before_any_code_is_asked_for(build):
+    request = {"tech_stack": "python-api", "tasks": [
+        {"id": "A", "description": DISCOUNT, "depends_on": []}]}
+    tests = ("import pytest\n\nfrom app.pricing import apply_discount\n\n\n"
+             "def test_small():\n    assert apply_discount(100.0, 10) == 90.0\n\n\n"
+             "@pytest.mark.parametrize('price, percent, expected', [(200.0, 15, 215.0)])\n"
+             "def test_made_up(price, percent, expected):\n"
+             "    assert apply_discount(price, percent) == expected\n")
+    code = ("def apply_discount(price, percent):\n"
+            "    return round(price * (1 - percent / 100), 2)\n")
+    agents = {"task:A": [reply_with_tests(tests), file_reply(("app/pricing.py", code))],
+              "integration": no_wiring()}
+    built = build(request, agents)
+
+    assert built.final["status"] == "COMPLETE", "\n".join(built.progress())
+    kept = (built.out / "tests" / "test_a.py").read_text()
+    assert "def test_small" in kept and "made_up" not in kept
+    assert any("test_made_up left out of the tests: it asserts apply_discount(200.0, 15) == "
+               "215.0" in line for line in built.progress())
+    # one code reply was enough: no round went to the contradicting test
+    assert not any("tests failed" in line for line in built.progress())

@@ -26,8 +26,10 @@ from codeloop.build.contract_tests import (
     with_helpers,
 )
 from codeloop.build.cut_tests import whole_part
+from codeloop.build.example_contradictions import without_contradictions
 from codeloop.build.import_homes import Read, mended_imports
-from codeloop.build.stated_examples import examples_beside
+from codeloop.build.stated_examples import examples_beside, stated_examples
+from codeloop.build.test_copies import without_own_copies
 from codeloop.build.test_scope import ScopeProblem, prune, scope_problems
 from codeloop.events import EventBus, Progress
 from codeloop.jobs.edits import whole_files
@@ -99,7 +101,21 @@ def ask_for_tests(llm: LLM, contract: TaskContract, task: dict[str, Any], stack:
             outcome.helpers = {**outcome.helpers, **examples}
             _say(bus, f"{contract.task_id}: the examples the task states go beside the tests "
                       f"({', '.join(examples)})")
+            _drop_contradictions(outcome, contract, task, bus)
     return outcome
+
+
+def _drop_contradictions(outcome: TestsOutcome, contract: TaskContract,
+                         task: dict[str, Any], bus: EventBus | None) -> None:
+    """The model's test functions that assert a stated example's call with another result
+    go (example_contradictions.py): the stated example is tested beside them."""
+    if outcome.text is None or outcome.by_harness:
+        return
+    examples = stated_examples(task_text(task), contract.names)
+    outcome.text, dropped = without_contradictions(outcome.text, examples)
+    for name, why in dropped.items():
+        _say(bus, f"{contract.task_id}: {name} left out of the tests: {why}")
+        outcome.notes.append(f"{name} left out: {why}")
 
 
 def _tests(llm: LLM, contract: TaskContract, task: dict[str, Any], stack: Any, tree: Path,
@@ -147,6 +163,12 @@ def _tests(llm: LLM, contract: TaskContract, task: dict[str, Any], stack: Any, t
                 _say(bus, f"{contract.task_id}: the harness corrected the tests' imports: "
                           + "; ".join(moved))
                 outcome.notes += [f"tests {attempt + 1}: {note}" for note in moved]
+            text, copies = without_own_copies(text, contract)
+            if copies:
+                note = (f"the tests defined their own {', '.join(copies)} over the import "
+                        "from the project: the copies were taken out, the tests test the code")
+                _say(bus, f"{contract.task_id}: {note}")
+                outcome.notes.append(f"tests {attempt + 1}: {note}")
         if text == last:
             # asked again, the same file: measured on the 1.5B (bookmarks B3), a third ask
             # (sampled) gave the same 533 tokens once more; what is out of scope goes now
