@@ -11,6 +11,7 @@ import ast
 from codeloop.build.code_mends import mended_code
 from codeloop.build.contract import TaskContract, is_test_module, module_of
 from codeloop.build.import_homes import Read
+from codeloop.build.tests_as_code import written_as_tests
 from codeloop.jobs.definitions import definition_span
 from codeloop.jobs.edit_engine.api import Check, EditSite
 from codeloop.jobs.edit_engine.keep_content import after_imports
@@ -101,6 +102,9 @@ class NoRedefinitions:
         return text, notes
 
     def write(self, path: str, text: str) -> str | None:
+        not_code = written_as_tests(path, text, self.contract)
+        if not_code:
+            return f"{path} not written: {not_code}"
         problems = redefined_classes(path, text, self.contract)
         if problems:
             return f"{path} not written: " + "; ".join(problems)
