@@ -102,3 +102,29 @@ def test_the_contradicting_test_goes_before_any_code_is_asked_for(build):
                "215.0" in line for line in built.progress())
     # one code reply was enough: no round went to the contradicting test
     assert not any("tests failed" in line for line in built.progress())
+
+
+def test_code_standing_by_a_failing_stated_example_gets_the_blanked_round(build):
+    """The 1.5B's shortener S1 at ec2b586 sent `encode` back unchanged with `encode(0) == ''`
+    against the stated `encode(0) == '0'`; the rounds ended as if its own tests were wrong,
+    the test repair round was spent, and the task took 11 of the graph's 12 minutes."""
+    request = {"tech_stack": "python-api", "tasks": [
+        {"id": "A", "description": "Codes in app.codes: function encode(n) -> n in base 10 as "
+                                   "text (encode(0) == '0', encode(12) == '12')",
+         "depends_on": []}]}
+    tests = "from app.codes import encode\n\n\ndef test_one():\n    assert encode(1) == '1'\n"
+    wrong = ("def encode(n):\n    out = ''\n    while n:\n        out = str(n % 10) + out\n"
+             "        n //= 10\n    return out\n")
+    right = "def encode(n):\n    return str(n)\n"
+    agents = {"task:A": [reply_with_tests(tests), *[file_reply(("app/codes.py", wrong))] * 3,
+                         file_reply(("app/codes.py", right))],
+              "integration": no_wiring()}
+    built = build(request, agents)
+
+    assert built.final["status"] == "COMPLETE", "\n".join(built.progress())
+    assert (built.out / "app" / "codes.py").read_text() == right
+    progress = built.progress()
+    assert any("the functions the failure calls asked anew" in line for line in progress)
+    assert not any("one round to fix" in line for line in progress)
+    blanked = built.llm_for("task:A").calls[4][-1].content
+    assert "while n:" not in blanked  # the body that failed is not shown again

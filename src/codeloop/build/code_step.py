@@ -53,7 +53,7 @@ def request_text(key: str, **values: Any) -> str:
 def code_task(llm: LLM, site: StackSite, contract: TaskContract, task: dict[str, Any],
               test_path: str, *, rounds: int, stage: str,
               say: Callable[[str], None] | None = None, harness_tests: bool = False,
-              sample_first: bool = False) -> CodeOutcome:
+              sample_first: bool = False, trusted: list[str] | None = None) -> CodeOutcome:
     """The code of `task` until its tests (and the project's) pass, at most `rounds`.
 
     `harness_tests`: the test file is the harness's contract (contract_tests.py), right by
@@ -61,7 +61,11 @@ def code_task(llm: LLM, site: StackSite, contract: TaskContract, task: dict[str,
     functions the failure calls asked anew), not the end of the rounds that leaves the
     model's own tests to be repaired. `sample_first`: the first prompt is sampled (a retry
     whose prompt is the last attempt's: the contract, as before, gets the same greedy answer;
-    bookmarks' B3 on the 1.5B sent the same routes in three attempts, 285 tokens each)."""
+    bookmarks' B3 on the 1.5B sent the same routes in three attempts, 285 tokens each).
+    `trusted`: the harness's test files beside the model's (the task's stated examples, its
+    routes contract): when one fails, code sent back unchanged twice gets the blanked round
+    too (EditTask.trusted; shortener's S1 kept `encode(0) == ''` against the stated
+    `encode(0) == '0'`, and the rounds ended as if its own tests were wrong)."""
     files = site.workspace.walk_files()
     test_text = site.read(test_path) or ""
     imported = [p for p in local_imports(test_text, test_path, files + contract.modules)
@@ -90,6 +94,7 @@ def code_task(llm: LLM, site: StackSite, contract: TaskContract, task: dict[str,
     edit_task = EditTask(request=request, files=shown,
                          edit=[p for p in edit if p in shown],
                          spec=[test_path], new=[p for p in edit if p not in files],
+                         trusted=list(trusted or []),
                          # the stack's notes are context, not the request: the request
                          # rules would ask for every name they show
                          context="\n\n".join(filter(None, [

@@ -29,6 +29,7 @@ from codeloop.build.stacks import Stack
 from codeloop.build.stated_examples import is_examples_file
 from codeloop.build.tests_first import ask_for_tests, dependency_files
 from codeloop.build.unmet_tests import drop_unmet_tests
+from codeloop.jobs.edit_engine.failing_new_tests import failing_tests
 from codeloop.jobs.edit_engine.raised_in import raised_in
 from codeloop.llm.base import LLM
 
@@ -76,11 +77,16 @@ def run_attempt(llm: LLM, runtime: BuildRuntime, stack: Stack, task: dict[str, A
     # sampled, so it is not the same answer
     code = code_task(llm, site, contract, task, test_path, rounds=fix_rounds + 1, stage=label,
                      say=say, harness_tests=tests.by_harness,
-                     sample_first=tests.by_harness and bool(previous))
+                     sample_first=tests.by_harness and bool(previous),
+                     trusted=list(tests.helpers))
+    # a test of the harness's that still fails says the code is wrong, whatever the model's
+    # own tests say: no round goes to repairing those
+    trusted_failing = bool(set(failing_tests(code.output)) & set(tests.helpers))
     for note in list(dict.fromkeys(code.notes))[:MAX_NOTES]:  # refused writes, unusable replies
         say(note)
     if not code.passed and any("back unchanged" in note for note in code.notes) \
-            and not raised_in(code.output, code.written) and not tests.by_harness:
+            and not raised_in(code.output, code.written) and not tests.by_harness \
+            and not trusted_failing:
         # The model stands by its code: the test may be what is wrong (one round, in scope);
         # not when the code itself raises (no change to the test mends that).
         say(f"the code was sent back unchanged: one round to fix {test_path} if it is wrong")

@@ -52,6 +52,9 @@ class EditTask:
     context: str = ""
     protect_tests: bool = True  # a test file is never written (the tests are the spec)
     whole_files: bool = False  # ask for whole files even where a long file gets blocks
+    # spec files the harness wrote, right by construction (build: the task's stated examples,
+    # its routes contract): one failing means the code is wrong whoever wrote the other tests
+    trusted: list[str] = field(default_factory=list)
 
 
 class EditSite(Protocol):

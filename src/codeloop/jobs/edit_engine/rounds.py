@@ -39,6 +39,7 @@ from codeloop.jobs.edit_engine.blank_bodies import (
 )
 from codeloop.jobs.edit_engine.context_plan import Plan
 from codeloop.jobs.edit_engine.echo_focus import LINES_NOTE, echo_focus
+from codeloop.jobs.edit_engine.failing_new_tests import failing_tests
 from codeloop.jobs.edit_engine.failure_reading import failure_reading
 from codeloop.jobs.edit_engine.failure_trace import failure_trace
 from codeloop.jobs.edit_engine.prompting import edit_messages, edit_prompt
@@ -175,9 +176,15 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
                 problems += echo_focus(check.output if check else "", shown, plan.edit, echoed,
                                        tests_only)
                 stands_by = echoes >= 2 and check is not None and not check.passed
-                if stands_by and after_two_echoes == "restart":
-                    raised = raised_in(check.output, [p for p in plan.edit
-                                                      if not _protected(plan, p)])
+                raised = raised_in(check.output, [p for p in plan.edit
+                                                  if not _protected(plan, p)]) \
+                    if stands_by and check is not None else []
+                # a test the harness wrote fails and the code does not raise: the code is
+                # wrong by the task's own words, so it gets the blanked round, not the end of
+                # the rounds that leaves the model's own tests to be repaired
+                anchored = bool(stands_by and not raised and check is not None
+                                and set(failing_tests(check.output)) & set(task.trusted))
+                if stands_by and after_two_echoes == "restart" and not anchored:
                     if restart or not raised or attempt >= rounds:
                         _say(say, "the code came back unchanged twice: "
                                   + ("it still raises" if raised else
