@@ -34,6 +34,13 @@ SHOWN = _objection_test("    assert add_item('pen', 2) == [('pen', 2), ('pen', 2
 WRONG = _objection_test("    assert add_item('pen') == expected_cart\n")
 
 
+# a test of the objection that passes beside one wrong itself (an exception the request
+# never asks for): the 1.5B's answer on mutable_default; the wrong one says nothing
+MIXED = _objection_test("    assert add_item('pen') == [('pen', 1)]\n\n\n"
+                        "def test_negative():\n    import pytest\n\n"
+                        "    with pytest.raises(ValueError):\n        add_item('pen', -1)\n")
+
+
 def _review(tmp_path, store, *replies):
     return review_cart(tmp_path, store, *replies, request=REQUEST)
 
@@ -85,3 +92,10 @@ def test_no_objection_test_without_a_change_request(tmp_path, store):
     out = start_review(ReviewRequest(workspace=ws, files=["cart.py"]), llm, store, None)
     assert not any(OBJECTED in call[-1].content for call in llm.calls)
     assert out.status == "awaiting_approval" and out.review_feedback["model_approved"] is True
+
+
+def test_a_wrong_test_beside_a_passing_one_does_not_hold_the_change(tmp_path, store):
+    _, llm, out = _review(tmp_path, store, MIXED, _no(OBJECTION))
+    assert out.status == "awaiting_approval", out.message
+    assert out.review_feedback["suggestions"][-1].endswith(": test_objection")
+    assert not _refined_on(llm, OBJECTION)
