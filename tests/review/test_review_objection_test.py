@@ -30,8 +30,12 @@ def _objection_test(body: str) -> dict:
 UNFOUNDED = _objection_test("    assert add_item('pen') == [('pen', 1)]\n")
 # a test that fails on the fix the way a missing behaviour fails: the objection is shown
 SHOWN = _objection_test("    assert add_item('pen', 2) == [('pen', 2), ('pen', 2)]\n")
-# a test that is wrong itself (a name it never defined): says nothing
+# a test that is wrong itself (a name it never defined): shows nothing
 WRONG = _objection_test("    assert add_item('pen') == expected_cart\n")
+# a file that does not run (its import fails when collected): nothing was checked
+BROKEN = {"match": OBJECTED, "reply": (
+    "FILE: test_codeloop_objection.py\n```python\nimport not_a_module\n"
+    "from cart import add_item\n\n\ndef test_objection():\n    assert add_item('pen')\n```")}
 
 
 # a test of the objection that passes beside one wrong itself (an exception the request
@@ -56,7 +60,9 @@ def test_an_objection_its_own_test_does_not_show_goes_to_the_person(tmp_path, st
     feedback = out.review_feedback
     assert feedback["model_approved"] is False and feedback["approved"] is True
     assert feedback["suggestions"][0] == OBJECTION
-    assert "run as tests, which pass on the change: test_objection" in feedback["suggestions"][1]
+    assert feedback["suggestions"][1] == (
+        "the reviewer's objections were run as tests on the change and none failed as a "
+        "missing behaviour does (passed: test_objection)")
     assert any(OBJECTED in call[-1].content and OBJECTION in call[-1].content
                for call in llm.calls), "the objection test was asked for"
     assert not _refined_on(llm, OBJECTION), "no refiner round on the objection"
@@ -76,11 +82,20 @@ def test_an_objection_its_test_shows_reaches_the_refiner_with_the_failure(tmp_pa
     assert out.status == "awaiting_approval" and out.review_feedback["iteration"] == 3
 
 
-def test_a_wrong_objection_test_leaves_the_objection_standing(tmp_path, store):
-    _, llm, out = _review(tmp_path, store, WRONG, _no(OBJECTION), MOVED, "DONE", approve())
+def test_an_objection_test_that_does_not_run_leaves_the_objection_standing(tmp_path, store):
+    _, llm, out = _review(tmp_path, store, BROKEN, _no(OBJECTION), MOVED, "DONE", approve())
     refined = _refined_on(llm, OBJECTION)
     assert refined and "as a test fails" not in refined[0]
     assert out.status == "awaiting_approval" and out.review_feedback["iteration"] == 3
+
+
+def test_an_objection_only_a_wrong_test_was_written_for_goes_to_the_person(tmp_path, store):
+    _, llm, out = _review(tmp_path, store, WRONG, _no(OBJECTION))
+    assert out.status == "awaiting_approval", out.message
+    remark = out.review_feedback["suggestions"][-1]
+    assert "none failed as a missing behaviour does (test_objection wrong itself (" in remark
+    assert "expected_cart" in remark
+    assert not _refined_on(llm, OBJECTION)
 
 
 def test_no_objection_test_without_a_change_request(tmp_path, store):
@@ -97,5 +112,6 @@ def test_no_objection_test_without_a_change_request(tmp_path, store):
 def test_a_wrong_test_beside_a_passing_one_does_not_hold_the_change(tmp_path, store):
     _, llm, out = _review(tmp_path, store, MIXED, _no(OBJECTION))
     assert out.status == "awaiting_approval", out.message
-    assert out.review_feedback["suggestions"][-1].endswith(": test_objection")
+    remark = out.review_feedback["suggestions"][-1]
+    assert "(passed: test_objection; test_negative wrong itself (it expects ValueError" in remark
     assert not _refined_on(llm, OBJECTION)

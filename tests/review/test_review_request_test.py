@@ -78,10 +78,10 @@ def test_without_a_reproducing_test_an_objection_still_goes_to_the_refiner(tmp_p
     ws = _workspace(tmp_path)
     passing = "from cart import add_item\n\n\ndef test_given():\n    assert add_item('a', []) == ['a']\n"
     moved = f"FILE: cart.py\n```python\n\"\"\"Carts.\"\"\"\n\n\n{CART_FIXED}```"
-    # the objection's own test (objection_test.py) is wrong itself: it settles nothing
+    # the objection's own test (objection_test.py) does not run: nothing was checked
     unsettled = {"match": "A reviewer objects", "reply": (
-        "FILE: test_codeloop_objection.py\n```python\nfrom cart import add_item\n\n\n"
-        "def test_top():\n    assert auth_headers is add_item\n```")}
+        "FILE: test_codeloop_objection.py\n```python\nimport not_a_module\n"
+        "from cart import add_item\n\n\ndef test_top():\n    assert add_item\n```")}
     llm = ScriptedLLM([unsettled, _reply(passing), FIX, BOGUS_NO, moved, "DONE", approve()])
     out = start_review(ReviewRequest(workspace=ws, files=["cart.py"], request=REQUEST),
                        llm, store, None)

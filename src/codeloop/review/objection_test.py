@@ -14,12 +14,15 @@ sandbox on the code as changed:
 - a test function that fails there the way a missing behaviour fails (an assertion, a
   `pytest.raises` that did not raise, in the test) shows the objection: its failure goes to
   the refiner as the concrete problem;
-- when a test function written passes and none shows it, nothing shows the objection: the
-  change goes to the person with the objections and the tests beside it (a test that is
-  wrong itself, a name never imported or an exception the request never asks for, says
-  nothing either way and is not counted);
-- anything else (no test, only tests that are wrong themselves, a file that does not run)
-  says nothing sure, and the objection goes to the refiner as before.
+- when the tests ran and none shows it, the objection is not shown: the change goes to the
+  person with the objections and what ran beside the diff (a test that passes, or one wrong
+  itself, a name never imported or an exception the request never asks for, shows
+  nothing). The model's "no" is a hypothesis; the sandbox is the judge, as it is for the
+  request test, and a person still approves. On mutable_default the 1.5B's tests were a copy
+  of the workspace's test, which passed, and `pytest.raises(ValueError)` for a call without
+  a cart, which the request never asks for;
+- when no test ran (no file came back, or it does not run), nothing was checked, and the
+  objection goes to the refiner as before.
 The test is never part of the change a person approves."""
 
 from __future__ import annotations
@@ -45,19 +48,28 @@ class ObjectionCheck:
 
     shown: dict[str, list[str]] = field(default_factory=dict)  # test -> its failure (E lines)
     passed: list[str] = field(default_factory=list)  # test functions that pass on the change
+    wrong: dict[str, str] = field(default_factory=dict)  # test functions wrong themselves
     content: str = ""  # the test file as written
 
     @property
     def unfounded(self) -> bool:
-        """A test of them ran and passed, and none shows them."""
-        return bool(self.passed) and not self.shown
+        """The tests ran and none shows the objections."""
+        return not self.shown
+
+    def remark(self) -> str:
+        """For the person, beside the diff: what ran and why it shows nothing."""
+        parts = [f"passed: {', '.join(self.passed)}"] if self.passed else []
+        parts += [f"{name} wrong itself ({why})" for name, why in self.wrong.items()]
+        return ("the reviewer's objections were run as tests on the change and none failed "
+                f"as a missing behaviour does ({'; '.join(parts) or 'no test function'})")
 
 
 def check_objections(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
                      trail: DebugTrail, objections: list[str],
                      spec: dict[str, str]) -> ObjectionCheck | None:
     """Tests of `objections` run on the code under review as changed (`state["artifacts"]`),
-    or None when they say nothing sure. `spec`: the workspace tests that import the code."""
+    or None when none ran (no file came back, or it does not run). `spec`: the workspace
+    tests that import the code."""
     targets = target_files(state)
     if not targets or not objections:
         return None
@@ -80,17 +92,13 @@ def check_objections(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
              if name in verdicts.reproduced}
     passed = [name for name in _test_names(site.text)
               if name not in verdicts.reproduced and name not in verdicts.mistaken]
-    if verdicts.mistaken and not shown:
-        # a test wrong itself says nothing either way (on the 1.5B: a ValueError the request
-        # never asks for, beside a test of the objection that passed); the rest still count
-        trail.log("thinking", "a test of the objections is wrong itself and says nothing: "
-                              f"{'; '.join(verdicts.mistaken.values())}")
     checked = ObjectionCheck(shown=shown, passed=passed if verdicts.passed else [],
-                             content=site.text)
+                             wrong={} if shown else dict(verdicts.mistaken), content=site.text)
     trail.log("tool_call", f"the objections as tests on the changed code: {len(shown)} show "
-                           f"them, {verdicts.passed} pass", {"shown": shown})
+                           f"them, {verdicts.passed} pass, {len(verdicts.mistaken)} wrong "
+                           "themselves", {"shown": shown, "wrong": verdicts.mistaken})
     trail.log("result", site.text, {"prompt": "objection_test", "path": path})
-    return checked if checked.shown or checked.unfounded else None
+    return checked
 
 
 def _test_names(text: str) -> list[str]:

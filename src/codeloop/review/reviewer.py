@@ -193,18 +193,16 @@ def _checked_objections(state: ReviewState, ctx: ReviewContext, usage: UsageReco
                         trail: DebugTrail, issues: list[str],
                         suggestions: list[str]) -> tuple[bool, list[str], list[str]]:
     """The model's objections to a change that passes every check, run as tests
-    (objection_test.py): unfounded ones go to the person beside the diff, shown ones to the
+    (objection_test.py): ones no test shows go to the person beside the diff, shown ones to the
     refiner with the failure that shows them; otherwise they stand as they are."""
     checked = check_objections(state, ctx, usage, trail, issues, _spec(state))
     if checked is None:
         return False, issues, suggestions
     if checked.unfounded:
-        trail.log("thinking", "the reviewer said no, but every test written for its objections "
-                              "passes on the change, with every check: the change goes to "
-                              "approval with the reviewer's remarks")
-        note = ("the reviewer's objections were run as tests, which pass on the change: "
-                + ", ".join(checked.passed))
-        return True, [], [*issues, *suggestions, note]
+        trail.log("thinking", "the reviewer said no, but no test written for its objections "
+                              "fails on the change, and every check passes: the change goes "
+                              "to approval with the reviewer's remarks")
+        return True, [], [*issues, *suggestions, checked.remark()]
     shown = [f"the reviewer's objection as a test fails on the change: {name}: "
              + " | ".join(texts)[:400] for name, texts in checked.shown.items()]
     return False, [*issues, *shown], suggestions
