@@ -12,7 +12,7 @@ task agents call it. A job adds its own context (EditTask.context) and checks (i
 Public API (stable; the names below are what jobs import from `codeloop.jobs.edit_engine`):
 
     EditTask(request, files, edit, spec=[], new=[], failure=None, context="",
-             protect_tests=True, whole_files=False)
+             protect_tests=True, whole_files=False, trusted=[])
     EditSite: a protocol, write(path, text) -> None | why refused; check() -> Check | None
     ToolboxSite(box, command): a workspace on disk through an agent toolbox
     Check(passed, output="", label="")
