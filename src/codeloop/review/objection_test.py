@@ -49,7 +49,6 @@ class ObjectionCheck:
     shown: dict[str, list[str]] = field(default_factory=dict)  # test -> its failure (E lines)
     passed: list[str] = field(default_factory=list)  # test functions that pass on the change
     wrong: dict[str, str] = field(default_factory=dict)  # test functions wrong themselves
-    content: str = ""  # the test file as written
 
     @property
     def unfounded(self) -> bool:
@@ -93,7 +92,7 @@ def check_objections(state: ReviewState, ctx: ReviewContext, usage: UsageRecord,
     passed = [name for name in _test_names(site.text)
               if name not in verdicts.reproduced and name not in verdicts.mistaken]
     checked = ObjectionCheck(shown=shown, passed=passed if verdicts.passed else [],
-                             wrong={} if shown else dict(verdicts.mistaken), content=site.text)
+                             wrong={} if shown else dict(verdicts.mistaken))
     trail.log("tool_call", f"the objections as tests on the changed code: {len(shown)} show "
                            f"them, {verdicts.passed} pass, {len(verdicts.mistaken)} wrong "
                            "themselves", {"shown": shown, "wrong": verdicts.mistaken})

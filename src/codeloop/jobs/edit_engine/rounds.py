@@ -178,12 +178,12 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
                 stands_by = echoes >= 2 and check is not None and not check.passed
                 raised = raised_in(check.output, [p for p in plan.edit
                                                   if not _protected(plan, p)]) \
-                    if stands_by and check is not None else []
+                    if stands_by else []
                 # a test the harness wrote fails and the code does not raise: the code is
                 # wrong by the task's own words, so it gets the blanked round, not the end of
                 # the rounds that leaves the model's own tests to be repaired
-                anchored = bool(stands_by and not raised and check is not None
-                                and set(failing_tests(check.output)) & set(task.trusted))
+                anchored = stands_by and not raised \
+                    and bool(set(failing_tests(check.output)) & set(task.trusted))
                 if stands_by and after_two_echoes == "restart" and not anchored:
                     if restart or not raised or attempt >= rounds:
                         _say(say, "the code came back unchanged twice: "
