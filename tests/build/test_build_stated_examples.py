@@ -15,7 +15,7 @@ S1 = ("Short codes in app.codes: function encode(n) -> the base-62 text of a non
 
 
 def test_literal_examples_of_the_tasks_functions_are_taken_once_in_order():
-    assert stated_examples(S1 + " encode(0) == '0'", ["encode", "decode"]) == [
+    assert stated_examples(S1.split(";")[0] + " encode(0) == '0'", ["encode", "decode"]) == [
         "encode(0) == '0'", "encode(61) == 'Z'", "encode(62) == '10'"]
     # not a function the task builds, not literal, nested calls
     text = ("round(2.5) == 2; slugify(title) == 'x'; total([]) == 0; "
@@ -128,3 +128,47 @@ def test_code_standing_by_a_failing_stated_example_gets_the_blanked_round(build)
     assert not any("one round to fix" in line for line in progress)
     blanked = built.llm_for("task:A").calls[4][-1].content
     assert "while n:" not in blanked  # the body that failed is not shown again
+
+
+def test_a_stated_round_trip_is_checked_on_the_inner_functions_stated_arguments():
+    assert stated_examples(S1, ["encode", "decode"]) == [
+        "encode(0) == '0'", "encode(61) == 'Z'", "encode(62) == '10'",
+        "decode(encode(0)) == 0", "decode(encode(61)) == 61", "decode(encode(62)) == 62"]
+    # no argument is made up: without a stated example of the inner function, no check;
+    # nor for another variable on the right, a function the task does not build, or one
+    # function twice
+    assert stated_examples("decode(encode(n)) == n", ["encode", "decode"]) == []
+    assert stated_examples("f(1) == 2; g(f(x)) == y", ["f", "g"]) == ["f(1) == 2"]
+    assert stated_examples("f(1) == 2; loads(f(x)) == x", ["f"]) == ["f(1) == 2"]
+    assert stated_examples("f(1) == 2; f(f(x)) == x", ["f"]) == ["f(1) == 2"]
+
+
+def test_a_decode_that_breaks_the_stated_round_trip_is_not_merged(build):
+    """The 1.5B's shortener S1 (stop 65) merged a decode that read the digits backwards: its
+    one decode test failed, was one of two and was dropped as unmet, while the only examples
+    checked were encode's. The stated round trip now fails on that code."""
+    request = {"tech_stack": "python-api", "tasks": [{"id": "A", "description": S1,
+                                                      "depends_on": []}]}
+    tests = ("from app.codes import decode, encode\n\n\ndef test_encode():\n"
+             "    assert encode(10) == 'a'\n\n\ndef test_decode():\n"
+             "    assert decode('10') == 62\n")
+    alphabet = "ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'\n"
+    encode = ("\n\ndef encode(n):\n    out = ''\n    while True:\n"
+              "        n, digit = divmod(n, 62)\n        out = ALPHABET[digit] + out\n"
+              "        if not n:\n            return out\n")
+    backwards = ("\n\ndef decode(code):\n    n = 0\n    for char in reversed(code):\n"
+                 "        n = n * 62 + ALPHABET.index(char)\n    return n\n")
+    right = backwards.replace("reversed(code)", "code")
+    agents = {"task:A": [reply_with_tests(tests),
+                         *[file_reply(("app/codes.py", alphabet + encode + backwards))] * 3,
+                         file_reply(("app/codes.py", alphabet + encode + right))],
+              "integration": no_wiring()}
+    built = build(request, agents)
+
+    assert built.final["status"] == "COMPLETE", "\n".join(built.progress())
+    assert "reversed" not in (built.out / "app" / "codes.py").read_text()
+    examples = (built.out / "tests" / "test_a_examples.py").read_text()
+    assert "from app.codes import decode, encode" in examples
+    assert "assert decode(encode(62)) == 62" in examples
+    assert "def test_decode" in (built.out / "tests" / "test_a.py").read_text()
+    assert not any("dropped" in line for line in built.progress())

@@ -15,7 +15,8 @@ from build_replies import file_reply, no_wiring, reply_with_tests
 from codeloop.build.contract import task_contract
 from codeloop.build.repo import merged_tasks
 from codeloop.build.stacks import load_stack
-from codeloop.build.test_scope import prune, scope_problems
+from codeloop.build.test_scope import holds_tests, prune, scope_problems
+from codeloop.build.unmet_tests import test_functions as own_test_functions
 
 TODO = Path(__file__).resolve().parents[2] / "examples" / "build" / "todo" / "tasks.json"
 MODELS = """from pydantic import BaseModel, Field
@@ -367,3 +368,29 @@ def test_a_model_named_like_a_library_class_is_still_the_tasks(tmp_path):
     test = "from app.models import Item, ItemIn\n\n\ndef test_item():\n" \
            "    assert Item(ItemIn(name='bolt')).id\n"
     assert [p.line for p in scope_problems(test, contract, tree)] == [5]
+
+
+FIXTURE_ONLY = ("import pytest\n\nfrom app.main import app\nfrom app.models import TodoIn\n\n\n"
+                "@pytest.fixture\ndef test_client():\n    return app.test_client()\n\n\n"
+                "class TestNothing:\n    def helper(self):\n        return TodoIn(title='a')\n")
+
+
+def test_a_file_of_fixtures_holds_no_test(tmp_path):
+    """The 1.5B's shortener S3 (stop 65): its pruned test file held only a fixture named
+    `test_client`; counted as a test, it let the task merge with nothing checking the code."""
+    tree, files = _scaffold(tmp_path)
+    contract = _contract("T1", tree, files, [], "tests/test_models.py")
+    problems = [str(p) for p in scope_problems(FIXTURE_ONLY, contract, tree)]
+    assert "the file holds no test (a function named test_...)" in problems
+    assert not holds_tests(FIXTURE_ONLY) and not holds_tests("def test_(:\n")
+    assert holds_tests(FIXTURE_ONLY + "\n\ndef test_real(test_client):\n    assert test_client\n")
+    assert holds_tests("class TestModel:\n    def test_one(self):\n        assert True\n")
+    # pruning down to the fixtures leaves no file
+    with_bad = FIXTURE_ONLY + "\n\ndef test_post():\n    import passlib\n"
+    assert prune(with_bad, scope_problems(with_bad, contract, tree)) is None
+
+
+def test_fixtures_are_not_counted_among_the_tests_an_unmet_drop_weighs():
+    text = FIXTURE_ONLY + ("\n\ndef test_a(test_client):\n    assert 1\n\n\n"
+                           "def test_b():\n    assert 2\n")
+    assert own_test_functions(text) == ["test_a", "test_b"]

@@ -2,10 +2,12 @@
 mistake the 1.5B kept making (see each module): imports pointed at their homes and a
 module's import of itself dropped (import_homes.py), a promised exception class defined
 (undefined_exceptions.py), a store made per request shared (shared_store.py), a router
-prefix repeated in its routes removed (router_prefix.py)."""
+prefix repeated in its routes removed (router_prefix.py), a pydantic model built without the
+required field the next line sets built with it (construct_then_set.py)."""
 
 from __future__ import annotations
 
+from codeloop.build.construct_then_set import constructed_with_fields
 from codeloop.build.contract import TaskContract, is_test_module
 from codeloop.build.import_homes import Read, mended_imports
 from codeloop.build.router_prefix import without_repeated_prefix
@@ -25,4 +27,5 @@ def mended_code(path: str, text: str, contract: TaskContract,
     text, shared = shared_store(path, text, contract.src_dir.replace("/", "."),
                                 set(contract.models))
     text, unprefixed = without_repeated_prefix(path, text)
-    return text, notes + defined + shared + unprefixed
+    text, completed = constructed_with_fields(path, text, set(contract.models), read)
+    return text, notes + defined + shared + unprefixed + completed

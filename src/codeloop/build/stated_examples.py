@@ -22,6 +22,8 @@ from codeloop.build.contract import TaskContract, module_of
 
 _EXAMPLE = re.compile(r"\b([A-Za-z_]\w*)\(([^()]*)\)\s*==\s*"
                       r"('[^']*'|\"[^\"]*\"|-?\d+(?:\.\d+)?|True|False|None|\[[^\[\]]*\])")
+_ROUND_TRIP = re.compile(r"\b([A-Za-z_]\w*)\(\s*([A-Za-z_]\w*)\(\s*([A-Za-z_]\w*)\s*\)\s*\)"
+                         r"\s*==\s*([A-Za-z_]\w*)\b")
 SUFFIX = "_examples"
 
 
@@ -41,7 +43,29 @@ def stated_examples(text: str, names: list[str]) -> list[str]:
         example = f"{name}({args.strip()}) == {expected}"
         if example not in found:
             found.append(example)
-    return found
+    return found + [e for e in _round_trips(text, names, found) if e not in found]
+
+
+def _round_trips(text: str, names: list[str], examples: list[str]) -> list[str]:
+    """`outer(inner(a)) == a` for each round trip `outer(inner(x)) == x` that `text` states
+    of two functions in `names`, on each single literal argument `a` of inner's `examples`."""
+    trips: list[str] = []
+    for match in _ROUND_TRIP.finditer(text):
+        outer, inner, variable, result = match.groups()
+        if variable != result or outer == inner or not {outer, inner} <= set(names):
+            continue
+        for example in examples:
+            call = ast.parse(example, mode="eval").body.left  # type: ignore[attr-defined]
+            if call.func.id == inner and len(call.args) == 1 and not call.keywords:
+                argument = ast.unparse(call.args[0])
+                trips.append(f"{outer}({inner}({argument})) == {argument}")
+    return list(dict.fromkeys(trips))
+
+
+def called_names(example: str) -> set[str]:
+    """The functions an example calls by name."""
+    return {n.func.id for n in ast.walk(ast.parse(example, mode="eval"))
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
 
 
 def examples_beside(contract: TaskContract, text: str) -> dict[str, str]:
@@ -51,7 +75,7 @@ def examples_beside(contract: TaskContract, text: str) -> dict[str, str]:
     examples = stated_examples(text, contract.names)
     if contract.language != "python" or len(modules) != 1 or not examples:
         return {}
-    used = sorted({e.split("(", 1)[0] for e in examples})
+    used = sorted(set().union(*map(called_names, examples)) & set(contract.names))
     lines = ['"""The examples the task\'s text states, checked by the harness: where the',
              "model's own tests disagree with code that meets these, the own tests go.\"\"\"",
              "", f"from {module_of(modules[0])} import {', '.join(used)}", ""]

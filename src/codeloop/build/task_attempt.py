@@ -27,6 +27,7 @@ from codeloop.build.edit_site import StackSite
 from codeloop.build.runtime import BuildRuntime
 from codeloop.build.stacks import Stack
 from codeloop.build.stated_examples import is_examples_file
+from codeloop.build.test_scope import holds_tests
 from codeloop.build.tests_first import ask_for_tests, dependency_files
 from codeloop.build.unmet_tests import drop_unmet_tests
 from codeloop.jobs.edit_engine.failing_new_tests import failing_tests
@@ -110,6 +111,11 @@ def run_attempt(llm: LLM, runtime: BuildRuntime, stack: Stack, task: dict[str, A
             code = replace(code, passed=True, summary=summary,
                            notes=[*code.notes, f"dropped tests: {', '.join(dropped)}"])
     tokens = tests.tokens + code.tokens
+    if code.passed and test_path.endswith(".py") and not any(
+            map(holds_tests, map(site.read, [test_path, *tests.helpers]))):
+        # the stack's tests pass, but none of them is this task's: nothing checked its code
+        return AttemptResult(False, "", f"{test_path} holds no test: nothing checked the "
+                                        "code", tokens)
     if not code.passed:
         # The next attempt's tests are asked for with what failed (a test may be the wrong one).
         tail = code.output.strip()[-FAILURE_TAIL:]

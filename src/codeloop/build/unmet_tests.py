@@ -20,18 +20,18 @@ import ast
 from collections.abc import Callable
 
 from codeloop.build.edit_site import StackSite
+from codeloop.build.test_scope import collected_tests
 from codeloop.jobs.edit_engine.failing_new_tests import failing_tests, without_functions
 
 
 def test_functions(source: str) -> list[str]:
-    """The names of the top-level test functions of a test file (none when it does not
-    parse)."""
+    """The names of the top-level test functions of a test file, not its fixtures (none
+    when it does not parse)."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError):
         return []
-    return [n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-            and n.name.startswith("test")]
+    return [n.name for n in collected_tests(tree) if not isinstance(n, ast.ClassDef)]
 
 
 def drop_unmet_tests(site: StackSite, test_path: str, output: str,

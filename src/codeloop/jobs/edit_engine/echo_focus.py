@@ -14,6 +14,8 @@ from __future__ import annotations
 import ast
 import re
 
+from codeloop.jobs.edit_engine.missing_field import missing_field_reading
+
 MAX_LINES = 6
 LINES_NOTE = "The lines the failure points at:"
 _ASSERT = re.compile(r"^E\s+(?:AssertionError: )?assert (.+?) == (.+?)\s*$", re.MULTILINE)
@@ -124,7 +126,7 @@ def echo_focus(output: str, files: dict[str, str], paths: list[str], echoed: lis
     else:
         notes = [(f"You rewrote only {', '.join(tests_only or [])}: the tests are the "
                   f"specification and stay as they are. Change {', '.join(paths)} instead.")]
-    said = worked_through(output)
+    said = missing_field_reading(output) or worked_through(output)
     if said:
         notes.append(said)
     lines = suspicious_lines(output, files, paths)
