@@ -394,3 +394,48 @@ def test_fixtures_are_not_counted_among_the_tests_an_unmet_drop_weighs():
     text = FIXTURE_ONLY + ("\n\ndef test_a(test_client):\n    assert 1\n\n\n"
                            "def test_b():\n    assert 2\n")
     assert own_test_functions(text) == ["test_a", "test_b"]
+
+
+def test_a_model_on_main_built_without_a_field_it_requires(tmp_path):
+    """The 1.5B's inventory I3 (stop 65) built `ItemIn(name=..., quantity=...)` without the
+    price ItemIn requires: no code of the storage task could make that test pass, and the
+    rounds were told to change the code."""
+    tree, files = _scaffold(tmp_path, {"app/models.py": MODELS})
+    contract = _contract("T2", tree, files, ["T1"], "tests/test_storage.py")
+    test = ("import pytest\nfrom pydantic import ValidationError\n\nfrom app.models import "
+            "Todo, TodoIn\nfrom app.storage import TodoStore\n\n\ndef test_add():\n"
+            "    todo = TodoStore().add(TodoIn(done=True))\n    assert todo.id == 1\n\n\n"
+            "def test_refused():\n    with pytest.raises(ValidationError):\n"
+            "        TodoIn(done=True)\n\n\ndef test_whole():\n"
+            "    assert Todo(title='a', id=2).done is False\n"
+            "    assert Todo(**TodoIn(title='b').model_dump(), id=3).id == 3\n"
+            "    assert Todo(id=4) is not None\n")
+    problems = [str(p) for p in scope_problems(test, contract, tree)]
+    assert problems == [
+        "line 9: builds TodoIn without title, which TodoIn requires (it is on main, TodoIn's "
+        "fields stay as they are): pydantic refuses it; give every field TodoIn requires "
+        "(title)",
+        "line 21: builds Todo without title, which Todo requires (it is on main, Todo's "
+        "fields stay as they are): pydantic refuses it; give every field Todo requires "
+        "(id, title)"]
+    # a link out of the worktree is not read: nothing known of the model, nothing said
+    (tree / "app" / "models.py").unlink()
+    outside = tmp_path.parent / f"{tmp_path.name}-outside.py"
+    outside.write_text(MODELS)
+    (tree / "app" / "models.py").symlink_to(outside)
+    assert not any("requires" in str(p) for p in scope_problems(test, contract, tree))
+
+
+def test_a_project_name_the_tests_rebind(tmp_path):
+    """The 1.5B's inventory I3 (stop 65): `Inventory = pytest.fixture` after importing
+    Inventory from app.storage; its tests then exercised a MockInventory of their own."""
+    tree, files = _scaffold(tmp_path, {"app/models.py": MODELS})
+    contract = _contract("T2", tree, files, ["T1"], "tests/test_storage.py")
+    test = ("import pytest\n\nfrom app.models import TodoIn\nfrom app.storage import TodoStore\n"
+            "\nTodoStore = pytest.fixture\nlimit = 3\n\n\ndef test_add():\n"
+            "    assert TodoStore().add(TodoIn(title='a')).id == 1\n")
+    problems = [str(p) for p in scope_problems(test, contract, tree)]
+    assert problems == ["line 6: assigns TodoStore, imported from app.storage: the tests must "
+                        "use the project's TodoStore as it is, not a replacement"]
+    kept = prune(test, scope_problems(test, contract, tree))
+    assert kept is None  # its only test used the replacement

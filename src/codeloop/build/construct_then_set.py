@@ -18,10 +18,9 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from codeloop.build.contract import module_of, path_of
+from codeloop.build.contract import module_of
+from codeloop.build.model_fields import ModelFields, Read
 from codeloop.build.source_spans import if_it_parses, parsed_python, replace_span
-
-Read = Callable[[str], "str | None"]
 
 
 def constructed_with_fields(path: str, source: str, models: set[str],
@@ -32,7 +31,7 @@ def constructed_with_fields(path: str, source: str, models: set[str],
     tree = parsed_python(path, source)
     if tree is None or not models:
         return source, []
-    required = _Required(tree, path, read)
+    required = ModelFields(tree, module_of(path).split(".", 1)[0], read).required
     folds = [fold for body in _bodies(tree) for index in range(len(body))
              if (fold := _fold(body, index, models, required)) is not None]
     lines = source.splitlines(keepends=True)
@@ -57,7 +56,8 @@ def _bodies(tree: ast.Module):
                 yield body
 
 
-def _fold(body: list[ast.stmt], index: int, models: set[str], required: _Required):
+def _fold(body: list[ast.stmt], index: int, models: set[str],
+          required: Callable[[str], set[str]]):
     """(the construction statement rewritten, it as it was, the last statement folded, the
     fields, the class) when `body[index]` builds a model the statements after it complete, else None."""
     statement = body[index]
@@ -117,56 +117,3 @@ def _with_fields(call: ast.Call, values: dict[str, ast.expr]) -> ast.Call | None
     keywords = list(call.keywords)
     keywords[position] = ast.keyword(arg=None, value=merged)
     return ast.Call(func=call.func, args=call.args, keywords=keywords)
-
-
-class _Required:
-    """The fields a project model declares without a default, its bases' included, read
-    from the module itself or the project module it imports the class from."""
-
-    def __init__(self, tree: ast.Module, path: str, read: Read):
-        self._classes: dict[str, ast.ClassDef] = {}
-        self._add(tree)
-        package = module_of(path).split(".", 1)[0]
-        for node in tree.body:
-            if isinstance(node, ast.ImportFrom) and node.module and not node.level \
-                    and node.module.split(".", 1)[0] == package:
-                text = read(path_of(node.module))
-                try:
-                    self._add(ast.parse(text or ""))
-                except (SyntaxError, ValueError, RecursionError):
-                    continue
-
-    def _add(self, tree: ast.Module) -> None:
-        for node in tree.body:
-            if isinstance(node, ast.ClassDef):
-                self._classes.setdefault(node.name, node)
-
-    def __call__(self, cls: str, seen: frozenset[str] = frozenset()) -> set[str]:
-        node = self._classes.get(cls)
-        if node is None or cls in seen:
-            return set()
-        fields: set[str] = set()
-        for base in node.bases:
-            if isinstance(base, ast.Name):
-                fields |= self(base.id, seen | {cls})
-        for item in node.body:
-            if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
-                fields.discard(item.target.id)
-                if _without_default(item):
-                    fields.add(item.target.id)
-        return fields
-
-
-def _without_default(item: ast.AnnAssign) -> bool:
-    if "ClassVar" in ast.unparse(item.annotation):
-        return False
-    value = item.value
-    if value is None:
-        return True
-    if isinstance(value, ast.Call) and getattr(value.func, "id", getattr(
-            value.func, "attr", "")) == "Field":
-        given = {k.arg for k in value.keywords}
-        first = value.args[0] if value.args else None
-        return not given & {"default", "default_factory"} and (
-            first is None or (isinstance(first, ast.Constant) and first.value is Ellipsis))
-    return False

@@ -179,7 +179,7 @@ def python_modules(tree: Path, src_dir: str, files: list[str]) -> dict[str, list
     for path in files:
         if not path.endswith(".py") or not path.startswith((src_dir + "/", "tests/")):
             continue
-        out[path] = sorted(n for n in module_names(_read(tree / path) or "")
+        out[path] = sorted(n for n in module_names(read_module(tree / path) or "")
                            if not n.startswith("_"))
     return out
 
@@ -209,7 +209,7 @@ def served_routes(tree: Path, modules: list[str]) -> list[str]:
     `APIRouter(prefix=...)` made in the same module."""
     routes: list[str] = []
     for path in modules:
-        source = _read(tree / path)
+        source = read_module(tree / path)
         try:
             parsed = ast.parse(source or "")
         except (SyntaxError, ValueError):
@@ -240,7 +240,7 @@ def pydantic_models(tree: Path, paths: list[str]) -> set[str]:
     classes: list[ast.ClassDef] = []
     for path in paths:
         try:
-            parsed = ast.parse(_read(tree / path) or "")
+            parsed = ast.parse(read_module(tree / path) or "")
         except (SyntaxError, ValueError, MemoryError, RecursionError):
             continue
         classes += [n for n in parsed.body if isinstance(n, ast.ClassDef)]
@@ -282,7 +282,8 @@ def _callee(node: ast.Call) -> str:
     return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
 
 
-def _read(path: Path) -> str | None:
+def read_module(path: Path) -> str | None:
+    """A module's text; None for a link, a file over MAX_MODULE_BYTES or one unread."""
     try:
         if path.is_symlink() or path.stat().st_size > MAX_MODULE_BYTES:
             return None

@@ -32,6 +32,7 @@ from codeloop.build.contract import (
     normal_path,
     path_of,
 )
+from codeloop.build.test_misuse import misuse
 from codeloop.quality.lint import lint_code
 
 
@@ -56,13 +57,13 @@ def scope_problems(source: str, contract: TaskContract, tree: Path) -> list[Scop
         return [ScopeProblem(0, f"the file does not parse: {exc}")]
     problems: list[ScopeProblem] = []
     touches_own = False
+    problems += [ScopeProblem(line, text) for line, text in misuse(parsed, contract, tree)]
     for node in ast.walk(parsed):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             found, own = _import_problems(node, contract, tree)
             problems += found
             touches_own = touches_own or own
         elif isinstance(node, ast.Call):
-            problems += _positional_model(node, contract)
             endpoint = _endpoint(node)
             if endpoint is None:
                 continue
@@ -84,18 +85,6 @@ def _undefined_names(source: str, path: str) -> list[ScopeProblem]:
     report = lint_code(source, Path(path).name, pylint=False)
     return [ScopeProblem(f.line, f"{f.message}: a name the test uses that nothing defines")
             for f in report.ruff if f.code == "F821"]
-
-
-def _positional_model(node: ast.Call, contract: TaskContract) -> list[ScopeProblem]:
-    """A pydantic model called with a positional argument: pydantic refuses it, so the
-    test never passes whatever the code (the 1.5B wrote `Todo(TodoIn(title="x"))`)."""
-    name = getattr(node.func, "id", "")
-    if name not in contract.models or not node.args:
-        return []
-    return [ScopeProblem(node.lineno, (
-        f"calls {name}(...) with a positional argument, but {name} is a pydantic model: "
-        f"it takes keyword arguments only ({name}(field=value, ...), or "
-        f"{name}(**other.model_dump(), field=value))"))]
 
 
 def _own(contract: TaskContract) -> str:

@@ -1,0 +1,67 @@
+"""The fields a project's pydantic model declares without a default, read from source."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+from codeloop.build.contract import path_of
+
+Read = Callable[[str], "str | None"]  # a project file's text, or None
+
+
+class ModelFields:
+    """The fields a project model declares without a default, its bases' included, read
+    from the module `tree` itself (unless not `own`) or the module of `package` it imports
+    the class from."""
+
+    def __init__(self, tree: ast.Module, package: str, read: Read, *, own: bool = True):
+        self._classes: dict[str, ast.ClassDef] = {}
+        if own:
+            self._add(tree)
+        for node in tree.body:
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level \
+                    and node.module.split(".", 1)[0] == package:
+                text = read(path_of(node.module))
+                try:
+                    self._add(ast.parse(text or ""))
+                except (SyntaxError, ValueError, RecursionError):
+                    continue
+
+    def _add(self, tree: ast.Module) -> None:
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef):
+                self._classes.setdefault(node.name, node)
+
+    def known(self, cls: str) -> bool:
+        return cls in self._classes
+
+    def required(self, cls: str, seen: frozenset[str] = frozenset()) -> set[str]:
+        node = self._classes.get(cls)
+        if node is None or cls in seen:
+            return set()
+        fields: set[str] = set()
+        for base in node.bases:
+            if isinstance(base, ast.Name):
+                fields |= self.required(base.id, seen | {cls})
+        for item in node.body:
+            if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+                fields.discard(item.target.id)
+                if _without_default(item):
+                    fields.add(item.target.id)
+        return fields
+
+
+def _without_default(item: ast.AnnAssign) -> bool:
+    if "ClassVar" in ast.unparse(item.annotation):
+        return False
+    value = item.value
+    if value is None:
+        return True
+    if isinstance(value, ast.Call) and getattr(value.func, "id", getattr(
+            value.func, "attr", "")) == "Field":
+        given = {k.arg for k in value.keywords}
+        first = value.args[0] if value.args else None
+        return not given & {"default", "default_factory"} and (
+            first is None or (isinstance(first, ast.Constant) and first.value is Ellipsis))
+    return False

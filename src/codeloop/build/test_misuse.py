@@ -1,0 +1,106 @@
+"""What in a test file can never pass, whatever the task's code: found before any code is
+asked for, so the tests are rewritten (test_scope.py), not the code blamed.
+
+Each from the 1.5B: a pydantic model called with a positional argument (`Todo(TodoIn(...))`),
+a model already on main built without a field it requires, a name imported from the project
+rebound by the test (`Inventory = pytest.fixture`).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from codeloop.build.contract import TaskContract, read_module
+from codeloop.build.model_fields import ModelFields
+
+Problem = tuple[int, str]  # (line, what is wrong)
+
+
+def misuse(parsed: ast.Module, contract: TaskContract, tree: Path) -> list[Problem]:
+    """The problems of the test file `parsed`, in the worktree `tree`."""
+    fields = ModelFields(parsed, contract.src_dir.replace("/", "."),
+                         lambda p: _read_inside(tree, p), own=False)
+    refused = _expected_to_fail(parsed)
+    problems: list[Problem] = _rebound(parsed, contract)
+    for node in ast.walk(parsed):
+        if isinstance(node, ast.Call):
+            problems += _positional_model(node, contract)
+            if node.lineno not in refused:
+                problems += _model_without_fields(node, contract, fields)
+    return problems
+
+
+def _rebound(parsed: ast.Module, contract: TaskContract) -> list[Problem]:
+    """A top-level assignment to a name the file imports from the project: the tests then
+    test that, not the project's. Measured on the 1.5B (inventory I3, stop 65): `Inventory =
+    pytest.fixture` and `OutOfStock = pytest.fixture` after importing both from app.storage,
+    the tests exercising a `MockInventory` of their own."""
+    package = contract.src_dir.replace("/", ".")
+    imported = {(a.asname or a.name): n.module for n in parsed.body
+                if isinstance(n, ast.ImportFrom) and n.module and not n.level
+                and n.module.split(".")[0] == package for a in n.names}
+    problems: list[Problem] = []
+    for node in parsed.body:
+        targets = node.targets if isinstance(node, ast.Assign) else \
+            [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else []
+        for target in targets:
+            if isinstance(target, ast.Name) and target.id in imported:
+                problems.append((node.lineno, (
+                    f"assigns {target.id}, imported from {imported[target.id]}: the tests "
+                    f"must use the project's {target.id} as it is, not a replacement")))
+    return problems
+
+
+def _positional_model(node: ast.Call, contract: TaskContract) -> list[Problem]:
+    """A pydantic model called with a positional argument: pydantic refuses it, so the
+    test never passes whatever the code (the 1.5B wrote `Todo(TodoIn(title="x"))`)."""
+    name = getattr(node.func, "id", "")
+    if name not in contract.models or not node.args:
+        return []
+    return [(node.lineno, (
+        f"calls {name}(...) with a positional argument, but {name} is a pydantic model: "
+        f"it takes keyword arguments only ({name}(field=value, ...), or "
+        f"{name}(**other.model_dump(), field=value))"))]
+
+
+def _model_without_fields(node: ast.Call, contract: TaskContract,
+                          fields: ModelFields) -> list[Problem]:
+    """A model already on main built without a field it requires, outside a
+    `pytest.raises`: pydantic refuses it, so the test never passes whatever the task's
+    code. Measured on the 1.5B (inventory I3, stop 65): `ItemIn(name="Item 1",
+    quantity=10)` without its price; the round told to fix the code, and no code could."""
+    name = getattr(node.func, "id", "")
+    if name not in contract.models or not fields.known(name) or node.args \
+            or any(k.arg is None for k in node.keywords):
+        return []
+    missing = sorted(fields.required(name) - {k.arg for k in node.keywords})
+    if not missing:
+        return []
+    return [(node.lineno, (
+        f"builds {name} without {', '.join(missing)}, which {name} requires (it is on main, "
+        f"{name}'s fields stay as they are): pydantic refuses it; give every field {name} "
+        f"requires ({', '.join(sorted(fields.required(name)))})"))]
+
+
+def _expected_to_fail(parsed: ast.Module) -> set[int]:
+    """The lines inside `with pytest.raises(...)` blocks: a construction there is meant to
+    be refused."""
+    lines: set[int] = set()
+    for node in ast.walk(parsed):
+        if isinstance(node, (ast.With, ast.AsyncWith)) and any(
+                "raises" in ast.unparse(item.context_expr) for item in node.items):
+            lines |= set(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+    return lines
+
+
+def _read_inside(tree: Path, path: str) -> str | None:
+    """A worktree module's text; None for a path that leaves the worktree through a link
+    at any depth (model-written code ran in that tree), a link, or a huge file."""
+    target = tree / path
+    try:
+        if not target.resolve().is_relative_to(tree.resolve()):
+            return None
+    except (OSError, RuntimeError):
+        return None
+    return read_module(target)
