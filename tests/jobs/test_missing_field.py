@@ -66,3 +66,23 @@ def test_the_round_after_the_failure_says_it(tmp_path):
     assert result.passed, result.notes
     second = llm.calls[1][-1].content
     assert "pydantic refused to build Item: Item requires `id`" in second
+
+
+def test_a_model_the_test_builds_without_the_field_is_not_the_codes_to_mend(tmp_path):
+    """The 1.5B's notes N2 (stop 65): its test built NoteIn() without the title the task
+    requires; told to pass the field, the code round could only loosen the model."""
+    root = _project(tmp_path / "p")
+    (root / "store.py").write_text(FIXED)
+    (root / "test_store.py").write_text(TESTS + "\n\ndef test_bad():\n    ItemIn(name='x')\n")
+    for style in ("--tb=short", "--tb=long"):
+        run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                              style], cwd=root, capture_output=True, text=True, check=False)
+        assert "Field required" in run.stdout and "1 failed, 1 passed" in run.stdout
+        assert missing_field_reading(run.stdout) == "", style
+        # for the round that may fix the tests, it is said where the test built it
+        said = missing_field_reading(run.stdout, in_tests=True)
+        assert said.startswith("pydantic refused to build ItemIn in test_store.py: ItemIn "
+                               "requires `quantity` and the data it was given held only "
+                               "name."), said
+    assert missing_field_reading(run.stdout.replace("test_store.py", "store.py"),
+                                 in_tests=True) == ""

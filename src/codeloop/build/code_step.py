@@ -27,6 +27,7 @@ from codeloop.build.own_classes import NoRedefinitions
 from codeloop.build.stacks import Stack
 from codeloop.build.test_scope import project_modules, scope_problems
 from codeloop.jobs.edit_engine.api import Check, EditResult, EditTask
+from codeloop.jobs.edit_engine.missing_field import missing_field_reading
 from codeloop.jobs.edit_engine.rounds import run_edit
 from codeloop.jobs.prompts import prompt_file, render
 from codeloop.jobs.request_files import local_imports
@@ -188,6 +189,8 @@ def repair_tests(llm: LLM, site: StackSite, contract: TaskContract, task: dict[s
     code = {p: t for p in failed.written or contract.modules
             if (t := site.read(p)) is not None}
     request = request_text("test_repair", task=task, test_path=test_path)
+    if said := missing_field_reading(failed.output, in_tests=True):
+        request = f"{request}\n\n{said}"
     edit_task = EditTask(request=request, files={test_path: test_text, **code},
                          edit=[test_path], spec=list(code), protect_tests=False,
                          failure=Check(False, failed.output, site.label))
