@@ -432,10 +432,11 @@ def test_a_project_name_the_tests_rebind(tmp_path):
     tree, files = _scaffold(tmp_path, {"app/models.py": MODELS})
     contract = _contract("T2", tree, files, ["T1"], "tests/test_storage.py")
     test = ("import pytest\n\nfrom app.models import TodoIn\nfrom app.storage import TodoStore\n"
-            "\nTodoStore = pytest.fixture\nlimit = 3\n\n\ndef test_add():\n"
+            "from app.main import app\n\nTodoStore = pytest.fixture\nlimit = 3\n"
+            "app = None  # not the task's: T2 builds the store\n\n\ndef test_add():\n"
             "    assert TodoStore().add(TodoIn(title='a')).id == 1\n")
     problems = [str(p) for p in scope_problems(test, contract, tree)]
-    assert problems == ["line 6: assigns TodoStore, imported from app.storage: the tests must "
+    assert problems == ["line 7: assigns TodoStore, imported from app.storage: the tests must "
                         "use the project's TodoStore as it is, not a replacement"]
     kept = prune(test, scope_problems(test, contract, tree))
     assert kept is None  # its only test used the replacement
