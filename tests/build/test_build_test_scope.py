@@ -412,12 +412,12 @@ def test_a_model_on_main_built_without_a_field_it_requires(tmp_path):
             "    assert Todo(id=4) is not None\n")
     problems = [str(p) for p in scope_problems(test, contract, tree)]
     assert problems == [
-        "line 9: builds TodoIn without title, which TodoIn requires (it is on main, TodoIn's "
+        ("line 9: builds TodoIn without title, which TodoIn requires (it is on main, TodoIn's "
         "fields stay as they are): pydantic refuses it; give every field TodoIn requires "
-        "(title)",
-        "line 21: builds Todo without title, which Todo requires (it is on main, Todo's "
+        "(title)"),
+        ("line 21: builds Todo without title, which Todo requires (it is on main, Todo's "
         "fields stay as they are): pydantic refuses it; give every field Todo requires "
-        "(id, title)"]
+        "(id, title)")]
     # a link out of the worktree is not read: nothing known of the model, nothing said
     (tree / "app" / "models.py").unlink()
     outside = tmp_path.parent / f"{tmp_path.name}-outside.py"
@@ -436,7 +436,23 @@ def test_a_project_name_the_tests_rebind(tmp_path):
             "app = None  # not the task's: T2 builds the store\n\n\ndef test_add():\n"
             "    assert TodoStore().add(TodoIn(title='a')).id == 1\n")
     problems = [str(p) for p in scope_problems(test, contract, tree)]
-    assert problems == ["line 7: assigns TodoStore, imported from app.storage: the tests must "
-                        "use the project's TodoStore as it is, not a replacement"]
+    assert problems == [("line 7: assigns TodoStore, imported from app.storage: the tests must "
+                        "use the project's TodoStore as it is, not a replacement")]
     kept = prune(test, scope_problems(test, contract, tree))
     assert kept is None  # its only test used the replacement
+
+
+def test_a_route_the_tests_define_themselves(tmp_path):
+    """The 1.5B's bookmarks B3 (stop 66): its tests made an app of their own holding every
+    route the task promises, and each code round sent that file back as app/routes.py."""
+    tree, files = _scaffold(tmp_path, {"app/models.py": MODELS,
+                                       "app/storage.py": "class TodoStore:\n    pass\n"})
+    contract = _contract("T3", tree, files, ["T1", "T2"], "tests/test_routes.py")
+    test = ("from fastapi import FastAPI\nfrom fastapi.testclient import TestClient\n\n"
+            "app = FastAPI()\nclient = TestClient(app)\n\n\n@app.post('/todos')\n"
+            "def create(body: dict):\n    return body\n\n\ndef test_create():\n"
+            "    assert client.post('/todos', json={'title': 'a'}).status_code == 200\n")
+    problems = [str(p) for p in scope_problems(test, contract, tree)]
+    assert ("line 8: defines the route POST /todos itself: the tests call the project's "
+            "routes (a TestClient of the app in the entry point, or of an app that includes "
+            "the task's router), they never define one") in problems

@@ -1,9 +1,11 @@
-"""What in a test file can never pass, whatever the task's code: found before any code is
-asked for, so the tests are rewritten (test_scope.py), not the code blamed.
+"""What in a test file can never pass whatever the task's code, or tests none of it: found
+before any code is asked for, so the tests are rewritten (test_scope.py), not the code
+blamed.
 
 Each from the 1.5B: a pydantic model called with a positional argument (`Todo(TodoIn(...))`),
 a model already on main built without a field it requires, a name the task builds,
-imported from the project and rebound by the test (`Inventory = pytest.fixture`).
+imported from the project and rebound by the test (`Inventory = pytest.fixture`), a route
+the test file defines itself.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from codeloop.build.contract import TaskContract, read_module
+from codeloop.build.contract import HTTP_METHODS, TaskContract, read_module
 from codeloop.build.model_fields import ModelFields
 
 Problem = tuple[int, str]  # (line, what is wrong)
@@ -22,7 +24,7 @@ def misuse(parsed: ast.Module, contract: TaskContract, tree: Path) -> list[Probl
     fields = ModelFields(parsed, contract.src_dir.replace("/", "."),
                          lambda p: _read_inside(tree, p), own=False)
     refused = _expected_to_fail(parsed)
-    problems: list[Problem] = _rebound(parsed, contract)
+    problems: list[Problem] = _rebound(parsed, contract) + _own_routes(parsed)
     for node in ast.walk(parsed):
         if isinstance(node, ast.Call):
             problems += _positional_model(node, contract)
@@ -51,6 +53,27 @@ def _rebound(parsed: ast.Module, contract: TaskContract) -> list[Problem]:
                 problems.append((node.lineno, (
                     f"assigns {target.id}, imported from {imported[target.id]}: the tests "
                     f"must use the project's {target.id} as it is, not a replacement")))
+    return problems
+
+
+def _own_routes(parsed: ast.Module) -> list[Problem]:
+    """A route the test file defines itself (`@app.post("/bookmarks")` over a handler):
+    its tests then call that route, not the project's. Measured on the 1.5B (bookmarks B3,
+    stop 66): its tests made an app of their own with every route the task promises, and
+    all four code rounds sent that file back as app/routes.py."""
+    problems: list[Problem] = []
+    for node in ast.walk(parsed):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for decorator in node.decorator_list:
+            if isinstance(decorator, ast.Call) and isinstance(decorator.func, ast.Attribute) \
+                    and decorator.func.attr.upper() in HTTP_METHODS and decorator.args \
+                    and isinstance(decorator.args[0], ast.Constant):
+                route = f"{decorator.func.attr.upper()} {decorator.args[0].value}"
+                problems.append((decorator.lineno, (
+                    f"defines the route {route} itself: the tests call the project's routes "
+                    "(a TestClient of the app in the entry point, or of an app that includes "
+                    "the task's router), they never define one")))
     return problems
 
 
