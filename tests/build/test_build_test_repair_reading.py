@@ -30,6 +30,10 @@ def test_the_test_repair_round_is_told_which_field_its_test_left_out(build):
     repair = built.llm_for("task:N").calls[4][-1].content
     assert ("pydantic refused to build NoteIn in tests/test_n.py: NoteIn requires `title`"
             in repair)
+    # the repair's reply is capped near the test file's size: the 1.5B's repairs ran to the
+    # prompt's 1536-token limit repeating lines (shortener S1, 2.8 minutes)
+    assert built.llm_for("task:N").max_tokens[4] == 512
+    assert built.llm_for("task:N").max_tokens[1] == 1536
     # the code rounds were not told to pass the field: the call is the test's
     for call in built.llm_for("task:N").calls[1:4]:
         assert "pydantic refused" not in call[-1].content

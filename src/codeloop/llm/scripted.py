@@ -121,6 +121,7 @@ class ScriptedLLM(BackendLLM):
         self.schemas: list[dict[str, Any] | None] = []
         self.temperatures: list[float] = []
         self.seeds: list[int | None] = []
+        self.max_tokens: list[int | None] = []  # each call's reply cap, as asked
         self.task_starts: list[int] = []
 
     def forget_prompt_cache(self) -> None:
@@ -157,7 +158,8 @@ class ScriptedLLM(BackendLLM):
     def _generate(self, request: ModelRequest) -> Iterator[str | Reply]:
         started = time.perf_counter()
         schema = request.schema.schema if request.schema is not None else None
-        text, finish = self._answer(request.messages, schema, request.temperature, request.seed)
+        text, finish = self._answer(request.messages, schema, request.temperature, request.seed,
+                                    request.max_tokens)
         if self.delay_seconds:
             time.sleep(self.delay_seconds)
         for marker in request.stop or []:
@@ -179,9 +181,11 @@ class ScriptedLLM(BackendLLM):
     # ------------------------------------------------------------------ internals
 
     def _answer(self, msgs: list[Message], schema: dict[str, Any] | None,
-                temperature: float, seed: int | None = None) -> tuple[str, str]:
+                temperature: float, seed: int | None = None,
+                max_tokens: int | None = None) -> tuple[str, str]:
         with self._lock:
             self.calls.append(msgs)
+            self.max_tokens.append(max_tokens)
             self.schemas.append(schema)
             self.temperatures.append(temperature)
             self.seeds.append(seed)

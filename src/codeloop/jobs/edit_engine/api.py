@@ -55,6 +55,9 @@ class EditTask:
     # spec files the harness wrote, right by construction (build: the task's stated examples,
     # its routes contract): one failing means the code is wrong whoever wrote the other tests
     trusted: list[str] = field(default_factory=list)
+    # a cap on a reply's tokens below the prompt's own: a reply far longer than the files it
+    # edits is one repeating its lines until the limit (build's test repair, the 1.5B)
+    max_tokens: int | None = None
 
 
 class EditSite(Protocol):

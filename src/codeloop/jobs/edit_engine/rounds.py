@@ -144,7 +144,8 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
         temperature = FRESH_TEMPERATURE if fresh else \
             RETRY_TEMPERATURE if repeated else spec.temperature
         reply = ask_model(llm, messages, stage=stage, bus=bus, usage=usage,
-                          max_tokens=spec.max_tokens, temperature=temperature)
+                          max_tokens=min(spec.max_tokens, task.max_tokens or spec.max_tokens),
+                          temperature=temperature)
         result.replies.append(reply.text)
         if fresh is not None:  # read against the files as the first prompt showed them
             changes, problems = files_from_reply(reply.text, fresh, dict(task.files),
