@@ -172,3 +172,26 @@ def test_a_decode_that_breaks_the_stated_round_trip_is_not_merged(build):
     assert "assert decode(encode(62)) == 62" in examples
     assert "def test_decode" in (built.out / "tests" / "test_a.py").read_text()
     assert not any("dropped" in line for line in built.progress())
+
+
+def test_the_only_own_test_goes_when_it_fails_and_the_stated_examples_pass(build):
+    """The 1.5B's shortener S1 (59a3c48): one test_encode asserting the stated codes and made
+    up ones (`encode(72) == '20'`), the code right; no test of its own was left to keep, so
+    nothing was dropped, and S1 was blocked at the cap with S3 and S4 behind it."""
+    request = {"tech_stack": "python-api", "tasks": [
+        {"id": "A", "description": "Codes in app.codes: function encode(n) -> n in base 10 as "
+                                   "text (encode(0) == '0', encode(12) == '12')",
+         "depends_on": []}]}
+    tests = ("from app.codes import encode\n\n\ndef test_encode():\n"
+             "    assert encode(0) == '0'\n    assert encode(7) == '8'\n")
+    code = "def encode(n):\n    return str(n)\n"
+    agents = {"task:A": [reply_with_tests(tests), *[file_reply(("app/codes.py", code))] * 3,
+                         reply_with_tests(tests)],
+              "integration": no_wiring()}
+    built = build(request, agents)
+
+    assert built.final["status"] == "COMPLETE", "\n".join(built.progress())
+    assert "def test_" not in (built.out / "tests" / "test_a.py").read_text()
+    assert "assert encode(12) == '12'" in (built.out / "tests" /
+                                           "test_a_examples.py").read_text()
+    assert any("dropped 1 of 1 tests in tests/test_a.py" in line for line in built.progress())

@@ -29,9 +29,9 @@ def failing_tests(output: str) -> dict[str, set[str]]:
     return found
 
 
-def without_functions(source: str, names: set[str]) -> str | None:
+def without_functions(source: str, names: set[str], *, keep_one: bool = True) -> str | None:
     """`source` without the top-level functions `names` (decorators included); None when it
-    does not parse, or when no test function would be left."""
+    does not parse, or when no test function would be left and `keep_one`."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError):
@@ -39,7 +39,7 @@ def without_functions(source: str, names: set[str]) -> str | None:
     functions = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
     dropped = [n for n in functions if n.name in names]
     kept = [n for n in functions if n.name.startswith("test") and n.name not in names]
-    if not dropped or not kept:
+    if not dropped or (keep_one and not kept):
         return None
     lines = source.splitlines(keepends=True)
     for node in sorted(dropped, key=lambda n: n.lineno, reverse=True):
