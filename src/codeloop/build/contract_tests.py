@@ -41,7 +41,7 @@ def contract_test(contract: TaskContract, entry_point: str, text: str) -> str | 
              'with the status the task promises, and an item a POST answers is read back."""',
              "", *[f"import {m}" for m in homes]]
     if routes:
-        lines.append(f"from {_helper_module(contract)} import check_routes, served_by")
+        lines.append(f"from {helper_module(contract)} import check_routes, served_by")
     lines += ["", ""]
     if modules and names:
         lines += [f"MODULES = [{', '.join(modules)}]", f"NAMES = {names!r}", "", "",
@@ -75,7 +75,7 @@ def contract_helpers(contract: TaskContract) -> dict[str, str]:
     the route calls' helper for a task that serves routes."""
     if not (contract.serves_http and contract.endpoints):
         return {}
-    return {_helper_path(contract): route_calls_helper()}
+    return {helper_path(contract): route_calls_helper()}
 
 
 def routes_contract_beside(contract: TaskContract, entry_point: str,
@@ -99,12 +99,12 @@ def with_helpers(contract: TaskContract) -> TaskContract:
                                     **{path: [] for path in contract_helpers(contract)}})
 
 
-def _helper_path(contract: TaskContract) -> str:
+def helper_path(contract: TaskContract) -> str:
     return str(PurePosixPath(contract.test_path).parent / HELPER_FILE)
 
 
-def _helper_module(contract: TaskContract) -> str:
-    return _helper_path(contract).removesuffix(".py").replace("/", ".")
+def helper_module(contract: TaskContract) -> str:
+    return helper_path(contract).removesuffix(".py").replace("/", ".")
 
 
 def _promised(name: str, text: str, contract: TaskContract) -> bool:

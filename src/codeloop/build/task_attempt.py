@@ -24,6 +24,7 @@ from typing import Any
 from codeloop.build.code_step import code_task, repair_tests
 from codeloop.build.contract import task_contract
 from codeloop.build.edit_site import StackSite
+from codeloop.build.model_smoke import is_models_smoke
 from codeloop.build.runtime import BuildRuntime
 from codeloop.build.stacks import Stack
 from codeloop.build.stated_examples import is_examples_file
@@ -112,7 +113,8 @@ def run_attempt(llm: LLM, runtime: BuildRuntime, stack: Stack, task: dict[str, A
                            notes=[*code.notes, f"dropped tests: {', '.join(dropped)}"])
     tokens = tests.tokens + code.tokens
     if code.passed and test_path.endswith(".py") and not any(
-            map(holds_tests, map(site.read, [test_path, *tests.helpers]))):
+            map(holds_tests, map(site.read, [test_path, *filter(
+                lambda p: not is_models_smoke(p), tests.helpers)]))):
         # the stack's tests pass, but none of them is this task's: nothing checked its code
         return AttemptResult(False, "", f"{test_path} holds no test: nothing checked the "
                                         "code", tokens)

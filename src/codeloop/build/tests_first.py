@@ -28,6 +28,7 @@ from codeloop.build.contract_tests import (
 from codeloop.build.cut_tests import whole_part
 from codeloop.build.example_contradictions import without_contradictions
 from codeloop.build.import_homes import Read, mended_imports
+from codeloop.build.model_smoke import is_models_smoke, models_smoke_beside
 from codeloop.build.stated_examples import examples_beside, stated_examples
 from codeloop.build.test_copies import without_own_copies
 from codeloop.build.test_scope import ScopeProblem, prune, scope_problems
@@ -102,6 +103,11 @@ def ask_for_tests(llm: LLM, contract: TaskContract, task: dict[str, Any], stack:
             _say(bus, f"{contract.task_id}: the examples the task states go beside the tests "
                       f"({', '.join(examples)})")
             _drop_contradictions(outcome, contract, task, bus)
+        smoke = models_smoke_beside(contract)  # the harness's own file: nothing to scope
+        if smoke:
+            outcome.helpers = {**outcome.helpers, **smoke}
+            _say(bus, f"{contract.task_id}: the harness builds the task's models beside the "
+                      f"tests ({', '.join(p for p in smoke if is_models_smoke(p))})")
     return outcome
 
 
