@@ -31,10 +31,11 @@ def test_the_bundled_example_builds_a_working_todo_api(tmp_path):
     assert final["completed_tasks"] == ["T1", "T2", "T3"]
     assert final["levels"] == {"T1": 0, "T2": 1, "T3": 2}
     assert final["integration"]["passed"] is True
-    # the example's 9 tests and the harness's 3 of the routes, beside T3's own (their helper
-    # beside them, no test itself)
-    assert final["integration"]["summary"].startswith("12 passed, 0 failed")
+    # the example's 9 tests, the harness's 3 of the routes beside T3's own and its 2 of T1's
+    # models (their helper beside them, no test itself)
+    assert final["integration"]["summary"].startswith("14 passed, 0 failed")
     assert (out / "tests" / "test_routes_contract.py").is_file()
+    assert (out / "tests" / "test_models_model_smoke.py").is_file()
     assert (out / "tests" / "codeloop_route_calls.py").is_file()
     main = (out / "app" / "main.py").read_text()
     assert "app.include_router(router)" in main  # the integration agent wired the routes
