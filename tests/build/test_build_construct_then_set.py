@@ -4,10 +4,8 @@
 
 from __future__ import annotations
 
-import importlib
-import sys
-
 import pytest
+from written_package import import_written
 
 from codeloop.build.code_mends import mended_code
 from codeloop.build.construct_then_set import constructed_with_fields
@@ -58,15 +56,8 @@ def _read(files: dict[str, str]):
 
 
 def _load(tmp_path, monkeypatch, storage: str):
-    package = tmp_path / "app"
-    package.mkdir(parents=True)
-    for name, text in {"__init__": "", "models": MODELS, "text": TEXT,
-                       "storage": storage}.items():
-        (package / f"{name}.py").write_text(text)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    for module in [m for m in sys.modules if m == "app" or m.startswith("app.")]:
-        monkeypatch.delitem(sys.modules, module)
-    return importlib.import_module("app.storage")
+    return import_written(tmp_path, monkeypatch,
+                          {"models": MODELS, "text": TEXT, "storage": storage}, "app.storage")
 
 
 def test_the_model_is_built_with_the_fields_the_next_lines_set(tmp_path, monkeypatch):

@@ -4,11 +4,9 @@ what one request added the next could not find."""
 
 from __future__ import annotations
 
-import importlib
-import sys
-
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from written_package import import_written
 
 from codeloop.build.shared_store import shared_store
 
@@ -45,15 +43,8 @@ STORAGE = ("from app.models import Note, NoteIn\n\n\nclass NoteStore:\n    def _
 
 
 def _app(tmp_path, monkeypatch, routes: str) -> TestClient:
-    package = tmp_path / "app"
-    package.mkdir(parents=True)
-    for name, text in {"__init__": "", "models": MODELS, "storage": STORAGE,
-                       "routes": routes}.items():
-        (package / f"{name}.py").write_text(text)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    for module in [m for m in sys.modules if m == "app" or m.startswith("app.")]:
-        monkeypatch.delitem(sys.modules, module)
-    router = importlib.import_module("app.routes").router  # the project written above
+    router = import_written(tmp_path, monkeypatch, {"models": MODELS, "storage": STORAGE,
+                                                    "routes": routes}, "app.routes").router
     app = FastAPI()
     app.include_router(router)
     return TestClient(app)

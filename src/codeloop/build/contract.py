@@ -221,17 +221,24 @@ def served_routes(tree: Path, modules: list[str]) -> list[str]:
                     if kw.arg == "prefix" and isinstance(kw.value, ast.Constant) \
                             and isinstance(kw.value.value, str):
                         prefix = kw.value.value
-        for node in ast.walk(parsed):
-            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                continue
-            for deco in node.decorator_list:
-                if isinstance(deco, ast.Call) and isinstance(deco.func, ast.Attribute) \
-                        and deco.func.attr.upper() in HTTP_METHODS and deco.args \
-                        and isinstance(deco.args[0], ast.Constant) \
-                        and isinstance(deco.args[0].value, str):
-                    routes.append(f"{deco.func.attr.upper()} "
-                                  f"{normal_path(prefix + deco.args[0].value)}")
+        routes += [f"{method} {normal_path(prefix + path)}"
+                   for method, path, _ in route_decorators(parsed)]
     return list(dict.fromkeys(routes))
+
+
+def route_decorators(tree: ast.Module) -> list[tuple[str, str, int]]:
+    """(method, path, line) of each `@<app or router>.<method>("path")` over a function."""
+    found: list[tuple[str, str, int]] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for deco in node.decorator_list:
+            if isinstance(deco, ast.Call) and isinstance(deco.func, ast.Attribute) \
+                    and deco.func.attr.upper() in HTTP_METHODS and deco.args \
+                    and isinstance(deco.args[0], ast.Constant) \
+                    and isinstance(deco.args[0].value, str):
+                found.append((deco.func.attr.upper(), deco.args[0].value, deco.lineno))
+    return found
 
 
 def pydantic_models(tree: Path, paths: list[str]) -> set[str]:

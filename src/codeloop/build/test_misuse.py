@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from codeloop.build.contract import HTTP_METHODS, TaskContract, read_module
+from codeloop.build.contract import TaskContract, read_module, route_decorators
 from codeloop.build.model_fields import ModelFields
 
 Problem = tuple[int, str]  # (line, what is wrong)
@@ -61,20 +61,10 @@ def _own_routes(parsed: ast.Module) -> list[Problem]:
     its tests then call that route, not the project's. Measured on the 1.5B (bookmarks B3,
     stop 66): its tests made an app of their own with every route the task promises, and
     all four code rounds sent that file back as app/routes.py."""
-    problems: list[Problem] = []
-    for node in ast.walk(parsed):
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            continue
-        for decorator in node.decorator_list:
-            if isinstance(decorator, ast.Call) and isinstance(decorator.func, ast.Attribute) \
-                    and decorator.func.attr.upper() in HTTP_METHODS and decorator.args \
-                    and isinstance(decorator.args[0], ast.Constant):
-                route = f"{decorator.func.attr.upper()} {decorator.args[0].value}"
-                problems.append((decorator.lineno, (
-                    f"defines the route {route} itself: the tests call the project's routes "
-                    "(a TestClient of the app in the entry point, or of an app that includes "
-                    "the task's router), they never define one")))
-    return problems
+    return [(line, (f"defines the route {method} {path} itself: the tests call the project's "
+                   "routes (a TestClient of the app in the entry point, or of an app that "
+                   "includes the task's router), they never define one"))
+            for method, path, line in route_decorators(parsed)]
 
 
 def _positional_model(node: ast.Call, contract: TaskContract) -> list[Problem]:
