@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from codeloop.jobs.request_files import is_test_path
+
 _MISSING = re.compile(
     r"validation errors? for (\w+)\s*\n(?:E\s+)?([A-Za-z_][\w.]*)\s*\n(?:E\s+)?\s*Field "
     r"required \[type=missing, input_value=(.*?), input_type=(\w+)\]")
@@ -29,7 +31,7 @@ def missing_field_reading(output: str, *, in_tests: bool = False) -> str:
     if match is None:
         return ""
     where = _raising_file(output, match.start(), match.end())
-    if _is_test(where) != in_tests:
+    if is_test_path(where) != in_tests:
         return ""
     model, field, given, kind = match.groups()
     held = list(dict.fromkeys(_KEY.findall(given))) if kind == "dict" else []
@@ -55,8 +57,3 @@ def _raising_file(output: str, start: int, end: int) -> str:
     after = _LONG_FRAME.search(output, end)
     return after.group(1) if after else ""
 
-
-def _is_test(path: str) -> bool:
-    name = path.rsplit("/", 1)[-1]
-    return path.startswith("tests/") or "/tests/" in path or name.startswith("test_") \
-        or name.endswith("_test.py") or name == "conftest.py"
