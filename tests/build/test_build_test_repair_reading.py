@@ -9,10 +9,13 @@ from build_replies import file_reply, no_wiring, reply_with_tests
 
 MODELS = ("from pydantic import BaseModel, Field\n\n\nclass NoteIn(BaseModel):\n"
           "    title: str = Field(min_length=1, max_length=80)\n    body: str = ''\n")
+# two of its three tests wrong: too many to drop as unmet (unmet_tests.py), so the repair
 WRONG = ("from app.models import NoteIn\n\n\ndef test_body_defaults_to_empty():\n"
-         "    assert NoteIn().body == ''\n\n\ndef test_title():\n"
+         "    assert NoteIn().body == ''\n\n\ndef test_body_kept():\n"
+         "    assert NoteIn(body='x').body == 'x'\n\n\ndef test_title():\n"
          "    assert NoteIn(title='a').title == 'a'\n")
-RIGHT = WRONG.replace("NoteIn().body", "NoteIn(title='a').body")
+RIGHT = WRONG.replace("NoteIn().body", "NoteIn(title='a').body").replace(
+    "NoteIn(body='x')", "NoteIn(title='a', body='x')")
 
 
 def test_the_test_repair_round_is_told_which_field_its_test_left_out(build):

@@ -1,6 +1,6 @@
 """A task's own tests that its code does not meet, after the code rounds are spent (or the
-code and the test repair were both sent back unchanged): the few failing ones are dropped
-and named, the task merges (the
+code was sent back unchanged): the few failing ones are dropped and named, before any test
+repair round, and the task merges (the
 1.5B's B1 on the bookmarks graph: 2 of 3 tests passed, the retry's new tests reached outside
 the task, and the whole graph was blocked). Most tests failing, or a failure outside the
 task's file, drops nothing. Real build: git, sandbox, pytest, scripted task agents."""
@@ -29,6 +29,10 @@ def test_a_minority_of_failing_task_tests_is_dropped_and_named(build):
     assert "def test_one" in kept and "def test_int" in kept and "test_two" not in kept
     assert "dropped 1 of 3 tests in tests/test_a.py" in "\n".join(built.progress())
     assert "test_two" in "\n".join(built.progress())
+    # dropped before any test repair round: the 1.5B's repairs never once passed
+    assert "one round to fix" not in "\n".join(built.progress())
+    prompts = [c[-1].content for c in built.llm_for("task:A").calls]
+    assert not any("may be the one that is wrong" in p for p in prompts)
 
 
 def test_half_of_the_task_tests_failing_are_dropped_too(build):

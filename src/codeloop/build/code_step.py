@@ -22,6 +22,8 @@ from typing import Any
 
 from codeloop.build.contract import TaskContract, module_of, task_text
 from codeloop.build.edit_site import StackSite
+from codeloop.build.fixture_requests import with_requested_fixtures
+from codeloop.build.fresh_reads import WithoutWrongReads
 from codeloop.build.module_api import module_api
 from codeloop.build.own_classes import NoRedefinitions
 from codeloop.build.stacks import Stack
@@ -101,8 +103,12 @@ def code_task(llm: LLM, site: StackSite, contract: TaskContract, task: dict[str,
                          context="\n\n".join(filter(None, [
                              _notes(site.stack, task_text(task), shown),
                              _context(contract, shown, site.read)])))
-    result: EditResult = run_edit(llm, edit_task, NoRedefinitions(site, contract, site.read),
-                                  rounds=rounds, bus=site.runtime.bus, stage=stage, say=say,
+    edit_site: Any = NoRedefinitions(site, contract, site.read)
+    if not harness_tests:  # the harness's contract is right by construction
+        edit_site = WithoutWrongReads(edit_site, site, test_path, own or contract.modules,
+                                      say)
+    result: EditResult = run_edit(llm, edit_task, edit_site, rounds=rounds,
+                                  bus=site.runtime.bus, stage=stage, say=say,
                                   sample_first=sample_first,
                                   after_two_echoes="read" if harness_tests else "restart")
     last = site.last
@@ -172,6 +178,7 @@ class _ScopedTests:
     def write(self, path: str, text: str) -> str | None:
         if path != self.test_path:
             return f"{path}: only {self.test_path} may change in this round"
+        text, _ = with_requested_fixtures(text)
         problems = scope_problems(text, self.contract, self.site.tree)
         if problems:
             return f"{path} is out of the task's scope: " + "; ".join(map(str, problems[:3]))

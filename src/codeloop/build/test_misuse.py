@@ -5,7 +5,7 @@ blamed.
 Each from the 1.5B: a pydantic model called with a positional argument (`Todo(TodoIn(...))`),
 a model already on main built without a field it requires, a name the task builds,
 imported from the project and rebound by the test (`Inventory = pytest.fixture`), a route
-the test file defines itself.
+the test file defines itself; and what each test reaches (test_reach.py).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from pathlib import Path
 
 from codeloop.build.contract import TaskContract, read_module, route_decorators
 from codeloop.build.model_fields import ModelFields
+from codeloop.build.test_reach import reach_problems
 
 Problem = tuple[int, str]  # (line, what is wrong)
 
@@ -24,7 +25,8 @@ def misuse(parsed: ast.Module, contract: TaskContract, tree: Path) -> list[Probl
     fields = ModelFields(parsed, contract.src_dir.replace("/", "."),
                          lambda p: _read_inside(tree, p), own=False)
     refused = _expected_to_fail(parsed)
-    problems: list[Problem] = _rebound(parsed, contract) + _own_routes(parsed)
+    problems: list[Problem] = _rebound(parsed, contract) + _own_routes(parsed) \
+        + reach_problems(parsed, contract)
     for node in ast.walk(parsed):
         if isinstance(node, ast.Call):
             problems += _positional_model(node, contract)

@@ -27,6 +27,7 @@ from codeloop.build.contract_tests import (
 )
 from codeloop.build.cut_tests import whole_part
 from codeloop.build.example_contradictions import without_contradictions
+from codeloop.build.fixture_requests import with_requested_fixtures
 from codeloop.build.import_homes import Read, mended_imports
 from codeloop.build.model_smoke import is_models_smoke, models_smoke_beside
 from codeloop.build.stated_examples import examples_beside, stated_examples
@@ -37,6 +38,7 @@ from codeloop.jobs.edits import whole_files
 from codeloop.jobs.extract import code_blocks
 from codeloop.jobs.forgotten_imports import add_forgotten_imports, importable_modules
 from codeloop.jobs.prompts import load_prompt
+from codeloop.jobs.runaway import runaway
 from codeloop.jobs.stage import ask_model
 from codeloop.llm.base import LLM
 
@@ -144,8 +146,10 @@ def _tests(llm: LLM, contract: TaskContract, task: dict[str, Any], stack: Any, t
         prompt = messages[-1].content
         repeated = prompt in asked or (attempt == 0 and bool(previous))
         asked.append(prompt)
+        # a reply looping over one assert is stopped there (jobs/runaway.py)
         reply = ask_model(llm, messages, stage=stage, bus=bus, max_tokens=spec.max_tokens,
-                          temperature=RETRY_TEMPERATURE if repeated else spec.temperature)
+                          temperature=RETRY_TEMPERATURE if repeated else spec.temperature,
+                          until=runaway)
         outcome.tokens += reply.usage.total_tokens
         text = test_file(reply.text, contract.test_path)
         if text is not None and reply.finish_reason == "length" and \
@@ -173,6 +177,12 @@ def _tests(llm: LLM, contract: TaskContract, task: dict[str, Any], stack: Any, t
             if copies:
                 note = (f"the tests defined their own {', '.join(copies)} over the import "
                         "from the project: the copies were taken out, the tests test the code")
+                _say(bus, f"{contract.task_id}: {note}")
+                outcome.notes.append(f"tests {attempt + 1}: {note}")
+            text, requested = with_requested_fixtures(text)
+            if requested:
+                note = ("tests used fixtures without asking for them; now parameters: "
+                        + "; ".join(requested))
                 _say(bus, f"{contract.task_id}: {note}")
                 outcome.notes.append(f"tests {attempt + 1}: {note}")
         if text == last:

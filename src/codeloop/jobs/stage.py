@@ -18,7 +18,7 @@ from typing import Any, Generic, TypeVar, overload
 from codeloop.events import EventBus, LLMCall, StageEnd, StageStart, Token
 from codeloop.jobs.prompts import PromptSpec
 from codeloop.jobs.usage import UsageRecord, stage_entry
-from codeloop.llm.base import LLM, JsonReply, MessagesLike, Reply
+from codeloop.llm.base import LLM, JsonReply, MessagesLike, Reply, Usage, to_messages
 
 TaskT = TypeVar("TaskT")
 StateT = TypeVar("StateT", bound=Mapping[str, Any])
@@ -69,38 +69,35 @@ class StageOutput:
 def ask_model(llm: LLM, messages: MessagesLike, *, stage: str, bus: EventBus | None,
               max_tokens: int, temperature: float, schema: None = None,
               usage: UsageRecord | None = None, stream: bool = False,
-              stop: list[str] | None = None, seed: int | None = None) -> Reply: ...
+              stop: list[str] | None = None, seed: int | None = None,
+              until: Callable[[str], bool] | None = None) -> Reply: ...
 
 
 @overload
 def ask_model(llm: LLM, messages: MessagesLike, *, stage: str, bus: EventBus | None,
               max_tokens: int, temperature: float, schema: dict[str, Any] | type,
               usage: UsageRecord | None = None, stream: bool = False,
-              stop: None = None, seed: None = None) -> JsonReply: ...
+              stop: None = None, seed: None = None, until: None = None) -> JsonReply: ...
 
 
 def ask_model(llm, messages, *, stage, bus, max_tokens, temperature, schema=None, usage=None,
-              stream=False, stop=None, seed=None):
+              stream=False, stop=None, seed=None, until=None):
     """One model call: plain text (`schema` None), or JSON valid under `schema`; `seed`
     draws a sampled plain reply that the same call draws again. Emits
     LLMCall on `bus` (Token events too when `stream` and the reply is plain text) and adds
-    the call to `usage`. Model errors (ContextOverflow, InvalidStructuredOutput...) propagate:
-    the caller decides what a failed call means."""
+    the call to `usage`. `until(text so far)`, checked at each line's end of a plain reply,
+    stops the model when true: the reply is what came, read as cut at the limit ("length").
+    Model errors (ContextOverflow, InvalidStructuredOutput...) propagate: the caller decides
+    what a failed call means."""
     seeded = {"seed": seed} if seed is not None else {}
     if schema is not None:
         result = llm.complete_json(messages, schema, max_tokens=max_tokens,
                                    temperature=temperature)
         reply = result.reply
-    elif stream and hasattr(llm, "stream"):
-        reply = None
-        for piece in llm.stream(messages, max_tokens=max_tokens, temperature=temperature,
-                                stop=stop, **seeded):
-            if isinstance(piece, Reply):
-                reply = piece
-            elif bus is not None:
-                bus.emit(Token(text=piece))
-        assert reply is not None, "a stream ends with its Reply"
-        result = reply
+    elif (stream or until is not None) and hasattr(llm, "stream"):
+        result = reply = _streamed(llm, messages, bus if stream else None, until,
+                                   max_tokens=max_tokens, temperature=temperature,
+                                   stop=stop, **seeded)
     else:
         result = reply = llm.complete(messages, max_tokens=max_tokens, temperature=temperature,
                                       stop=stop, **seeded)
@@ -112,6 +109,36 @@ def ask_model(llm, messages, *, stage, bus, max_tokens, temperature, schema=None
                          completion_tokens=reply.usage.completion_tokens,
                          seconds=round(reply.seconds, 3)))
     return result
+
+
+def _streamed(llm: LLM, messages: MessagesLike, bus: EventBus | None,
+              until: Callable[[str], bool] | None, **options: Any) -> Reply:
+    """A plain reply, streamed: Token events on `bus`, stopped early when `until` says so
+    (its usage then counted here: the prompt as the backend counts it where it can, else
+    about four characters a token; a piece a token)."""
+    pieces: list[str] = []
+    started = time.perf_counter()
+    stream = llm.stream(messages, **options)
+    for piece in stream:
+        if isinstance(piece, Reply):
+            return piece
+        pieces.append(piece)
+        if bus is not None:
+            bus.emit(Token(text=piece))
+        if until is not None and "\n" in piece and until("".join(pieces)):
+            stream.close()  # the backend stops generating
+            return Reply("".join(pieces), Usage(_prompt_tokens(llm, messages), len(pieces)),
+                         time.perf_counter() - started, getattr(llm, "name", ""), "length")
+    raise AssertionError("a stream ends with its Reply")
+
+
+def _prompt_tokens(llm: LLM, messages: MessagesLike) -> int:
+    estimate = sum(len(m.content) for m in to_messages(messages)) // 4
+    counter = getattr(llm, "count_prompt_tokens", None)
+    try:
+        return int(counter(messages)) if counter is not None else estimate
+    except Exception:  # noqa: BLE001 -- an estimate is enough for the usage line
+        return estimate
 
 
 def as_node(stage: str, fn: Callable[[StateT, CtxT, UsageRecord], StageOutput], ctx: CtxT,
