@@ -130,13 +130,17 @@ def test_a_model_whose_definition_is_not_found_is_left_as_written():
         source, [])
 
 
+# the notes graph's store task, its models on main
+NOTES_STORE = TaskContract(task_id="N3", language="python", src_dir="app",
+                           test_path="tests/test_storage.py", modules=["app/storage.py"],
+                           modules_named=True, names=["NoteStore"], endpoints=[],
+                           serves_http=False, built={"app/models.py": ["Note", "NoteIn"]},
+                           built_by={"app/models.py": "N2"}, served=[],
+                           models=("Note", "NoteIn"))
+
+
 def test_the_task_module_is_mended_before_it_is_written():
-    contract = TaskContract(task_id="N3", language="python", src_dir="app",
-                            test_path="tests/test_storage.py", modules=["app/storage.py"],
-                            modules_named=True, names=["NoteStore"], endpoints=[],
-                            serves_http=False, built={"app/models.py": ["Note", "NoteIn"]},
-                            built_by={"app/models.py": "N2"}, served=[],
-                            models=("Note", "NoteIn"))
+    contract = NOTES_STORE
     files = {"app/models.py": MODELS, "app/text.py": TEXT}
     mended, notes = mended_code("app/storage.py", STORAGE, contract, _read(files))
     assert "'id': len(self.notes) + 1" in mended

@@ -305,3 +305,28 @@ def test_raised_in_ends_a_section_at_the_warnings_summary(tmp_path):
         "'models'")
     # a name missing from a module the model does not write stays the test's
     assert raised_in(as_in_the_sandbox, ["other.py"]) == []
+
+
+def test_raised_in_reads_a_validators_message_as_the_models(tmp_path):
+    # inventory I1 at f6b8a6d: the model's made-up validator refused a right test's name;
+    # pytest shows no frame of a validator, only pydantic's "Value error, <message>"
+    models = ("from pydantic import BaseModel, field_validator\n\n\nclass ItemIn(BaseModel):\n"
+              "    name: str\n\n    @field_validator('name')\n    def alnum(cls, value):\n"
+              "        if not value.isalnum():\n"
+              "            raise ValueError('Name must be alphanumeric')\n        return value\n")
+    (tmp_path / "models.py").write_text(models)
+    (tmp_path / "test_models.py").write_text(
+        "from models import ItemIn\n\n\ndef test_item():\n"
+        "    assert ItemIn(name='Test Item').name == 'Test Item'\n")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                          "--tb=short", "test_models.py"], cwd=tmp_path, capture_output=True,
+                         text=True, check=False)
+    assert "Value error, Name must be alphanumeric" in run.stdout
+    assert raised_in(run.stdout, ["models.py"]) == []  # the test's, without the sources
+    found = raised_in(run.stdout, ["models.py"], {"models.py": models})
+    assert [(r.path, r.line) for r in found] == [("models.py", 10)]
+    assert found[0].said(models) == ("models.py line 10 (raise ValueError('Name must be "
+                                     "alphanumeric')) raised ValidationError: Name must be "
+                                     "alphanumeric")
+    # a message no file the model writes holds is not the model's
+    assert raised_in(run.stdout, ["models.py"], {"models.py": "VALUE = 1\n"}) == []

@@ -3,7 +3,8 @@ mistake the 1.5B kept making (see each module): imports pointed at their homes a
 module's import of itself dropped (import_homes.py), a promised exception class defined
 (undefined_exceptions.py), a store made per request shared (shared_store.py), a router
 prefix repeated in its routes removed (router_prefix.py), a pydantic model built without the
-required field the next line sets built with it (construct_then_set.py)."""
+required field the next line sets built with it (construct_then_set.py), a field set on an
+input model that lacks it built as the output model (set_on_input.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from codeloop.build.construct_then_set import constructed_with_fields
 from codeloop.build.contract import TaskContract, is_test_module
 from codeloop.build.import_homes import Read, mended_imports
 from codeloop.build.router_prefix import without_repeated_prefix
+from codeloop.build.set_on_input import built_from_input
 from codeloop.build.shared_store import shared_store
 from codeloop.build.undefined_exceptions import defined_exceptions
 
@@ -28,4 +30,5 @@ def mended_code(path: str, text: str, contract: TaskContract,
                                 set(contract.models))
     text, unprefixed = without_repeated_prefix(path, text)
     text, completed = constructed_with_fields(path, text, set(contract.models), read)
-    return text, notes + defined + shared + unprefixed + completed
+    text, built = built_from_input(path, text, set(contract.models), read)
+    return text, notes + defined + shared + unprefixed + completed + built

@@ -36,20 +36,33 @@ class ModelFields:
     def known(self, cls: str) -> bool:
         return cls in self._classes
 
-    def required(self, cls: str, seen: frozenset[str] = frozenset()) -> set[str]:
+    def fields(self, cls: str) -> set[str]:
+        """Every field `cls` declares, with or without a default, its bases' included."""
+        return set(self._declared(cls))
+
+    def required(self, cls: str) -> set[str]:
+        """The fields `cls` declares without a default, its bases' included."""
+        return {name for name, needed in self._declared(cls).items() if needed}
+
+    def based_on(self, cls: str) -> list[str]:
+        """The known classes that name `cls` among their bases."""
+        return [name for name, node in self._classes.items()
+                if any(isinstance(b, ast.Name) and b.id == cls for b in node.bases)]
+
+    def _declared(self, cls: str, seen: frozenset[str] = frozenset()) -> dict[str, bool]:
+        """{field: declared without a default}, the bases' first, a class's own overriding."""
         node = self._classes.get(cls)
         if node is None or cls in seen:
-            return set()
-        fields: set[str] = set()
+            return {}
+        declared: dict[str, bool] = {}
         for base in node.bases:
             if isinstance(base, ast.Name):
-                fields |= self.required(base.id, seen | {cls})
+                declared.update(self._declared(base.id, seen | {cls}))
         for item in node.body:
-            if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
-                fields.discard(item.target.id)
-                if _without_default(item):
-                    fields.add(item.target.id)
-        return fields
+            if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name) \
+                    and "ClassVar" not in ast.unparse(item.annotation):
+                declared[item.target.id] = _without_default(item)
+        return declared
 
 
 def _without_default(item: ast.AnnAssign) -> bool:

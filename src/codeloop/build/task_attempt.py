@@ -96,7 +96,8 @@ def run_attempt(llm: LLM, runtime: BuildRuntime, stack: Stack, task: dict[str, A
     # the model's test repair below never once gave a passing file on the 1.5B (17 repair
     # rounds in six benchmark runs, 28-170 s each: echoes, refusals, the reply cap).
     code = _drop_unmet(site, test_path, code, tests, why, say)
-    if not code.passed and stands_by and not raised_in(code.output, code.written) \
+    written = {p: site.read(p) for p in code.written}
+    if not code.passed and stands_by and not raised_in(code.output, code.written, written) \
             and not tests.by_harness and not trusted_failing:
         # The model stands by its code: the test may be what is wrong (one round, in scope);
         # not when the code itself raises (no change to the test mends that).

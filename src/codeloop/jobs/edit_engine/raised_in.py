@@ -18,6 +18,7 @@ back unchanged twice, and the failure was read as the test's).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from codeloop.jobs.edit_engine.echo_focus import path_among
@@ -26,6 +27,8 @@ _HEADER = re.compile(r"^_{3,} (.+?) _{3,}\s*$", re.MULTILINE)
 _LOCATION = re.compile(r"^([\w./-]+\.py):(\d+):(?: (.*))?$")
 _E_LINE = re.compile(r"^E\s+(\S.*)$")
 _MISSING_NAME = re.compile(r"cannot import name '(\w+)' from '([\w.]+)'")
+# a pydantic validator's own message: "Value error, Name must be alphanumeric [type=..."
+_VALIDATOR_MESSAGE = re.compile(r"^E\s+(?:Value error|Assertion failed), (.+?)(?: \[type=.*)?$")
 # where a section's traceback ends: pytest's next heading (the warnings summary, whose
 # "/workspace/app/models.py:8: DeprecationWarning" is no frame) or captured output
 _SECTION_END = re.compile(r"^(?:={3,}|-{3,}) .* (?:={3,}|-{3,})\s*$")
@@ -48,9 +51,14 @@ class Raised:
             f" raised {self.error}"
 
 
-def raised_in(output: str, paths: list[str]) -> list[Raised]:
+def raised_in(output: str, paths: list[str],
+              sources: Mapping[str, str | None] | None = None) -> list[Raised]:
     """The failures of a pytest run (`output`) whose exception was raised in one of `paths`
-    (the files the model writes), in the order they appear."""
+    (the files the model writes), in the order they appear. With `sources` (path: text), a
+    pydantic validation error whose message one of those files writes counts as raised
+    there: pytest shows no frame of a validator (inventory I1 at f6b8a6d: `Value error, Name
+    must be alphanumeric` from the model's own made-up validator, read as the test's
+    failure twice, its right test repaired and the task retried)."""
     found: list[Raised] = []
     headers = list(_HEADER.finditer(output))
     for index, header in enumerate(headers):
@@ -66,6 +74,10 @@ def raised_in(output: str, paths: list[str]) -> list[Raised]:
                 last = location
             elif not error and (e_line := _E_LINE.match(line)) is not None:
                 error = e_line.group(1).strip()
+        validator = _validator_raised(section, paths, sources or {})
+        if validator is not None:
+            found.append(validator)
+            continue
         missing = _MISSING_NAME.search(error)
         module = _module_path(missing.group(2), paths) if missing else None
         if module is not None:  # the module the model writes lacks the name
@@ -77,6 +89,22 @@ def raised_in(output: str, paths: list[str]) -> list[Raised]:
         if path is not None:
             found.append(Raised(path, int(last.group(2)), error))
     return found
+
+
+def _validator_raised(section: list[str], paths: list[str],
+                      sources: Mapping[str, str | None]) -> Raised | None:
+    """The validator of one of `paths` whose message a pydantic error in `section` says."""
+    for line in section:
+        said = _VALIDATOR_MESSAGE.match(line)
+        if said is None:
+            continue
+        message = said.group(1).strip()
+        for path in paths:
+            text = sources.get(path) or ""
+            at = text.find(message) if len(message) >= 8 else -1
+            if at >= 0:
+                return Raised(path, text.count("\n", 0, at) + 1, f"ValidationError: {message}")
+    return None
 
 
 def _module_path(module: str, paths: list[str]) -> str | None:

@@ -179,7 +179,7 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
                                        tests_only)
                 stands_by = echoes >= 2 and check is not None and not check.passed
                 raised = raised_in(check.output, [p for p in plan.edit
-                                                  if not _protected(plan, p)]) \
+                                                  if not _protected(plan, p)], shown) \
                     if stands_by else []
                 # a test the harness wrote fails and the code does not raise: the code is
                 # wrong by the task's own words, so it gets the blanked round, not the end of
