@@ -330,3 +330,15 @@ def test_raised_in_reads_a_validators_message_as_the_models(tmp_path):
                                      "alphanumeric")
     # a message no file the model writes holds is not the model's
     assert raised_in(run.stdout, ["models.py"], {"models.py": "VALUE = 1\n"}) == []
+
+
+def test_a_code_reply_that_loops_is_stopped_and_the_next_round_told(box):
+    # shortener S1 at f6b8a6d: a code round rewrote the tests, `assert encode(n) == ...` to
+    # the 1536-token limit (151 s); the reply is stopped once eight lines have one shape
+    looping = ("FILE: limits.py\n```python\nLIMIT = 15\n```\n\nFILE: test_ages.py\n```python\n"
+               "def test_limit():\n" + "".join(f"    assert LIMIT != {n}\n" for n in range(60)))
+    llm = ScriptedLLM([looping, "FILE: limits.py\n```python\nLIMIT = 150\n```\n"])
+    result = run_edit(llm, _limits_task(box), _site(box), rounds=2)
+    assert result.passed and result.calls == 2
+    assert result.replies[0].count("assert") == 8  # stopped at the loop, not at the limit
+    assert "attempt 1 was cut off at the length limit" in llm.calls[1][-1].content

@@ -9,6 +9,8 @@ from llm_stub_server import Canned, allow_stub_url, chat_body, free_port, stream
 from pydantic import BaseModel
 
 from codeloop.config import Settings
+from codeloop.jobs.runaway import runaway
+from codeloop.jobs.stage import ask_model
 from codeloop.llm.base import (
     BackendHTTPError,
     BackendTimeout,
@@ -168,6 +170,20 @@ def test_stream_yields_pieces_then_reply_with_server_usage(openai_stub):
     assert isinstance(final, Reply) and final.text == "def f(): pass"
     assert (final.usage.prompt_tokens, final.usage.completion_tokens) == (11, 4)
     assert openai_stub.requests[0]["json"]["stream"] is True
+
+
+def test_a_stream_the_caller_stops_is_closed_and_read_as_cut(openai_stub):
+    # ask_model(until=...) stops reading a looping reply (jobs/runaway.py); the request is
+    # closed, and the next call on the same client works
+    loop = [f"    assert f({n}) == '{n}'\n" for n in range(40)]
+    openai_stub.reply(Canned(body=stream_body(["def test_f():\n", *loop]),
+                             content_type="text/event-stream"),
+                      Canned(body=chat_body("ok")))
+    llm = make_llm(openai_stub.url)
+    stopped = ask_model(llm, [user("tests")], stage="t", bus=None, max_tokens=512,
+                        temperature=0.0, until=runaway)
+    assert stopped.finish_reason == "length" and stopped.text.count("assert") == 8
+    assert llm.complete([user("again")]).text == "ok"
 
 
 def test_ollama_spec_talks_to_v1_with_num_ctx_and_warns_on_long_prompts(openai_stub, caplog):

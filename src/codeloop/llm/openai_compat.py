@@ -201,6 +201,12 @@ class OpenAICompatLLM(BackendLLM):
             raise
         except Exception as exc:
             raise self._map_error(exc) from exc
+        finally:
+            # a caller that stops reading (ask_model's `until`) ends the request too: the
+            # server stops generating once the connection closes
+            close = getattr(chunks, "close", None)
+            if callable(close):
+                close()
         text = "".join(pieces)
         if usage is None:  # the server sent no usage: estimate
             usage = Usage(_estimate_tokens(request.messages), (len(text) + 3) // 4)

@@ -54,6 +54,7 @@ from codeloop.jobs.forgotten_imports import (
 )
 from codeloop.jobs.prompts import load_prompt
 from codeloop.jobs.request_files import is_test_path
+from codeloop.jobs.runaway import runaway
 from codeloop.jobs.stage import ask_model
 from codeloop.jobs.usage import UsageRecord
 from codeloop.llm.base import LLM
@@ -143,9 +144,12 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
         # records the run as interrupted, to resume)
         temperature = FRESH_TEMPERATURE if fresh else \
             RETRY_TEMPERATURE if repeated else spec.temperature
+        # a reply looping over one statement is stopped there, read as cut (runaway.py: the
+        # 1.5B's shortener S1 at f6b8a6d rewrote its tests in a code round, `assert
+        # encode(n) == ...` to the 1536-token limit, 151 s)
         reply = ask_model(llm, messages, stage=stage, bus=bus, usage=usage,
                           max_tokens=min(spec.max_tokens, task.max_tokens or spec.max_tokens),
-                          temperature=temperature)
+                          temperature=temperature, until=runaway)
         result.replies.append(reply.text)
         if fresh is not None:  # read against the files as the first prompt showed them
             changes, problems = files_from_reply(reply.text, fresh, dict(task.files),
