@@ -84,6 +84,16 @@ def code_task(llm: LLM, site: StackSite, contract: TaskContract, task: dict[str,
     if not contract.serves_http and entry in files and entry not in own:
         imported = [p for p in imported if p != entry]
     edit = list(dict.fromkeys([*own, *imported]))
+    # What main holds that the task does not build (an earlier task's module, the scaffold's
+    # package file) is shown read only: the 1.5B's shortener S4 at f6b8a6d was offered six
+    # files, rewrote five of them in each reply (0.8 minutes a round), and lost rounds to
+    # replies that held no usable file. The entry point stays editable for a task that
+    # serves HTTP (its router is included there); a task with nothing else left to write
+    # keeps them all.
+    on_main = [p for p in edit if p in files and p not in own
+               and not (contract.serves_http and p == entry)]
+    if len(on_main) == len(edit):
+        on_main = []
     shown: dict[str, str] = {test_path: test_text}
     total = len(test_text)
     for path in edit:
@@ -95,8 +105,9 @@ def code_task(llm: LLM, site: StackSite, contract: TaskContract, task: dict[str,
                            modules=[module_of(p) for p in own or
                                     [p for p in imported if p not in files]])
     edit_task = EditTask(request=request, files=shown,
-                         edit=[p for p in edit if p in shown],
-                         spec=[test_path], new=[p for p in edit if p not in files],
+                         edit=[p for p in edit if p in shown and p not in on_main],
+                         spec=[test_path, *(p for p in on_main if p in shown)],
+                         new=[p for p in edit if p not in files],
                          trusted=list(trusted or []),
                          # the stack's notes are context, not the request: the request
                          # rules would ask for every name they show

@@ -332,7 +332,9 @@ def _write(site: EditSite, plan: Plan, changes: dict[str, str], problems: list[s
     for path, text in changes.items():
         if _protected(plan, path):
             problems.append(f"{path} was not changed: it is a test, the specification; change "
-                            "the code instead")
+                            "the code instead" if is_test_path(path) else
+                            f"{path} was not changed: it is shown read only; change only "
+                            f"{', '.join(plan.edit + plan.new) or 'the files to edit'}")
             continue
         refused = site.write(path, text)
         if refused is None:
