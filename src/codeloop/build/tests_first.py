@@ -33,6 +33,7 @@ from codeloop.build.model_smoke import is_models_smoke, models_smoke_beside
 from codeloop.build.stated_examples import examples_beside, stated_examples
 from codeloop.build.test_copies import without_own_copies
 from codeloop.build.test_scope import ScopeProblem, prune, scope_problems
+from codeloop.build.unmet_tests import test_functions as test_names
 from codeloop.events import EventBus, Progress
 from codeloop.jobs.edits import whole_files
 from codeloop.jobs.extract import code_blocks
@@ -199,6 +200,16 @@ def _tests(llm: LLM, contract: TaskContract, task: dict[str, Any], stack: Any, t
                   + "; ".join(str(p) for p in problems[:3]))
         outcome.notes.append(f"tests {attempt + 1}: " + "; ".join(str(p) for p in problems))
         last = text
+        kept = prune(text, problems)
+        if kept is not None and not scope_problems(kept, contract, tree):
+            # tests in scope are left: they are kept, not asked for again. Measured on the
+            # 1.5B (build benchmark, stops 64-67): 29 of 31 rewrites asked for came back
+            # unchanged, 20-60 s each, and what was out of scope was then left out anyway
+            _say(bus, f"{contract.task_id}: the tests out of scope were left out "
+                      f"({len(test_names(kept))} of {len(test_names(text))} tests kept)")
+            outcome.text, outcome.problems = kept, [str(p) for p in problems]
+            outcome.notes.append("the tests out of the task's scope were left out")
+            return outcome
     outcome.problems = [str(p) for p in problems]
     if last:
         kept = prune(last, problems)
