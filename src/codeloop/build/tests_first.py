@@ -3,11 +3,11 @@ checked against it (test_scope.py) before any code is asked for.
 
 One fresh prompt: the task, what it builds, what main holds (the code of the modules the
 task depends on), what the tests may import. The reply's file goes to the task's own test
-path (the model does not choose where). A file out of scope is asked for again, told exactly
-which lines and why, at most `rewrites` times (sampled when the prompt repeats itself); one
-still out of scope loses what is out of scope (test_scope.prune) when tests are left, else
-a Python task's contract is written as its test by the harness (contract_tests.py), else
-the attempt fails with the problems. A file cut off at the length limit is kept up to the
+path (the model does not choose where). A file out of scope loses what is out of scope
+(test_scope.prune) when tests in scope are left; else it is asked for again, told exactly
+which lines and why, at most `rewrites` times (sampled when the prompt repeats itself), and
+with none in scope a Python task's contract is written as its test by the harness
+(contract_tests.py), else the attempt fails with the problems. A file cut off at the length limit is kept up to the
 cut (cut_tests.py). Nothing is written before the file is in scope.
 """
 
