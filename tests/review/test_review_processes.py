@@ -73,11 +73,19 @@ def test_killed_during_refinement_resumes_from_the_checkpoint(workspace, tmp_pat
     before = tree_hash(workspace)
     proc = _python(f"""
         class SlowRefiner(ScriptedLLM):
-            def complete(self, messages, **kwargs):
+            # the edit engine streams its replies (to stop one that loops): both ways wait
+            def _slow(self, messages):
                 if "Reply with every file you change" in messages[-1].content:
                     Path(sys.argv[3]).write_text("now")
                     time.sleep(120)
+
+            def complete(self, messages, **kwargs):
+                self._slow(messages)
                 return super().complete(messages, **kwargs)
+
+            def stream(self, messages, **kwargs):
+                self._slow(messages)
+                return super().stream(messages, **kwargs)
         llm = SlowRefiner({[approve(), FIX_EDIT, approve()]!r})
         start_review(ReviewRequest(workspace=sys.argv[2], files=["calc.py"]), llm, store)
     """, db, str(workspace), str(marker), start_new_session=True)
