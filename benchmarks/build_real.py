@@ -66,22 +66,34 @@ class _TimeUp:
         if self._up.is_set():
             raise LLMError("the benchmark's time is up")
 
-    def complete(self, messages, *args, **kwargs):
-        self._check()
-        reply = self._llm.complete(messages, *args, **kwargs)
+    def _record(self, messages, reply: str) -> None:
         # What each agent was shown and answered: where a task failed, and why, is read here.
         self._transcript.append({"agent": self._key, "time": round(time.time()),
                                  "messages": [m.as_dict() for m in to_messages(messages)],
-                                 "reply": getattr(reply, "text", str(reply))})
+                                 "reply": reply})
+
+    def complete(self, messages, *args, **kwargs):
+        self._check()
+        reply = self._llm.complete(messages, *args, **kwargs)
+        self._record(messages, getattr(reply, "text", str(reply)))
         return reply
 
     def complete_json(self, *args, **kwargs):
         self._check()
         return self._llm.complete_json(*args, **kwargs)
 
-    def stream(self, *args, **kwargs):
+    def stream(self, messages, *args, **kwargs):
+        # the tests-first replies and the edit engine's rounds are streamed (ask_model stops
+        # a reply that loops): recorded too, as far as they were read
         self._check()
-        yield from self._llm.stream(*args, **kwargs)
+        pieces: list[str] = []
+        try:
+            for item in self._llm.stream(messages, *args, **kwargs):
+                if isinstance(item, str):
+                    pieces.append(item)
+                yield item
+        finally:
+            self._record(messages, "".join(pieces))
 
     def __getattr__(self, name: str):
         return getattr(self._llm, name)
