@@ -85,3 +85,23 @@ def test_the_test_functions_of_a_file_are_its_top_level_tests():
 
     assert test_functions(HEAD + GOOD + WRONG) == ["test_one", "test_int", "test_two"]
     assert test_functions("def test_x(:\n") == []
+
+
+def test_after_a_test_repair_that_changed_nothing_the_build_skips_the_next(build):
+    # the 1.5B never turned a test file into a passing one in 18 repair rounds: once this
+    # build's model has sent its tests back unchanged, later tasks do not wait on another
+    wrong_two = HEAD + "def test_one():\n    assert a() == 1\n" + WRONG + \
+        "\n\ndef test_three():\n    assert a() == 3\n"
+    echo = file_reply(("app/a.py", CODE))
+    same_tests = file_reply(("tests/test_a.py", wrong_two))
+    script = [reply_with_tests(wrong_two), echo, echo, echo, same_tests, *[echo] * 4]
+    b_script = [s.replace("app/a.py", "app/b.py").replace("app.a", "app.b")
+                .replace("tests/test_a.py", "tests/test_b.py") for s in script]
+    built = build(tasks(("A",), ("B",)), {"task:A": script, "task:B": b_script,
+                                         "integration": no_wiring()}, max_parallel=1)
+    progress = "\n".join(built.progress())
+    assert progress.count("one round to fix tests/test_") == 1  # the first task's only
+    assert ("no round to fix tests/test_b.py: 1 test repair(s) of this build changed "
+            "nothing") in progress or ("no round to fix tests/test_a.py: 1 test repair(s) "
+                                       "of this build changed nothing") in progress
+    assert set(built.final["failed_tasks"]) == {"A", "B"}

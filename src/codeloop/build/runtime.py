@@ -34,6 +34,9 @@ class BuildRuntime:
     unsafe_no_sandbox: bool = False
     agent_limits: AgentLimits = field(default_factory=lambda: AgentLimits(max_steps=14))
     stop: threading.Event = field(default_factory=threading.Event)
+    # Test repair rounds of this build whose model left the test file as it was: after one,
+    # the build's later tasks skip the round (task_attempt.py)
+    test_repairs_unchanged: int = 0
 
     def __post_init__(self) -> None:
         if self.sleep is None:
