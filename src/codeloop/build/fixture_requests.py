@@ -15,9 +15,9 @@ from __future__ import annotations
 import ast
 
 
-def _fixtures(tree: ast.Module) -> set[str]:
-    """The names of the file's top-level fixture functions."""
-    return {node.name for node in tree.body
+def fixtures(tree: ast.Module) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
+    """The file's top-level fixture functions, by name."""
+    return {node.name: node for node in tree.body
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
             and any("fixture" in ast.unparse(d) for d in node.decorator_list)}
 
@@ -61,15 +61,15 @@ def with_requested_fixtures(text: str) -> tuple[str, list[str]]:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError):
         return text, []
-    fixtures = _fixtures(tree)
-    if not fixtures:
+    found = set(fixtures(tree))
+    if not found:
         return text, []
     lines = text.splitlines(keepends=True)
     notes: list[str] = []
     functions = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-                 and (n.name.startswith("test") or n.name in fixtures)]
+                 and (n.name.startswith("test") or n.name in found)]
     for node in sorted(functions, key=lambda n: n.lineno, reverse=True):
-        missing = _unrequested(node, fixtures)
+        missing = _unrequested(node, found)
         if not missing or node.args.vararg or node.args.kwarg or node.args.kwonlyargs \
                 or node.args.defaults:
             continue

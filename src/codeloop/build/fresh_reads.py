@@ -28,6 +28,7 @@ import re
 from collections.abc import Callable
 
 from codeloop.build.contract import module_of
+from codeloop.build.fixture_requests import fixtures as file_fixtures
 from codeloop.jobs.edit_engine.api import Check
 from codeloop.jobs.edit_engine.failing_new_tests import failing_tests, without_functions
 
@@ -50,8 +51,7 @@ def fresh_reads(source: str, own_modules: set[str]) -> set[str]:
                and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Attribute)}
     if not own or not writers:
         return set()
-    fixtures = {n.name: n for n in tree.body if isinstance(n, _FUNCTIONS)
-                and any("fixture" in ast.unparse(d) for d in n.decorator_list)}
+    fixtures = file_fixtures(tree)
     found: set[str] = set()
     for node in tree.body:
         if not isinstance(node, _FUNCTIONS) or not node.name.startswith("test") \

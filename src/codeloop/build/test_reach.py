@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 
 from codeloop.build.contract import TaskContract, module_of
+from codeloop.build.fixture_requests import fixtures as file_fixtures
 
 Problem = tuple[int, str]  # (line, what is wrong)
 
@@ -52,9 +53,7 @@ def _tests_of_others(parsed: ast.Module, contract: TaskContract) -> list[Problem
                  and not n.level and n.module in own_modules for a in n.names}
     if not own_names:
         return []  # the file-level check names a file that never imports the task
-    fixtures = {n.name: n for n in parsed.body
-                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-                and any("fixture" in ast.unparse(d) for d in n.decorator_list)}
+    fixtures = file_fixtures(parsed)
     helpers = {n.name: n for n in parsed.body
                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
                and n.name not in fixtures}
