@@ -149,7 +149,8 @@ def test_a_new_file_without_tests_is_written_and_checked_to_parse(repo, store, s
     assert (repo.root / "factorial.py").read_text() == code
     second = llm.calls[1][-1].content
     assert "This is attempt 2" in second
-    assert "- the new factorial.py does not parse as Python; it was not written" in second
+    assert "- the new factorial.py does not parse as Python (line 2, `return (`: " in second
+    assert "; it was not written" in second
     assert "The project's tests" not in second  # it has none
 
 

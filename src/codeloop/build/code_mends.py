@@ -4,13 +4,15 @@ module's import of itself dropped (import_homes.py), a promised exception class 
 (undefined_exceptions.py), a store made per request shared (shared_store.py), a router
 prefix repeated in its routes removed (router_prefix.py), a pydantic model built without the
 required field the next line sets built with it (construct_then_set.py), a field set on an
-input model that lacks it built as the output model (set_on_input.py)."""
+input model that lacks it built as the output model (set_on_input.py), a top-level call
+placed above the names it uses moved below them (late_statements.py)."""
 
 from __future__ import annotations
 
 from codeloop.build.construct_then_set import constructed_with_fields
 from codeloop.build.contract import TaskContract, is_test_module
 from codeloop.build.import_homes import Read, mended_imports
+from codeloop.build.late_statements import with_late_calls_moved
 from codeloop.build.router_prefix import without_repeated_prefix
 from codeloop.build.set_on_input import built_from_input
 from codeloop.build.shared_store import shared_store
@@ -31,4 +33,5 @@ def mended_code(path: str, text: str, contract: TaskContract,
     text, unprefixed = without_repeated_prefix(path, text)
     text, completed = constructed_with_fields(path, text, set(contract.models), read)
     text, built = built_from_input(path, text, set(contract.models), read)
-    return text, notes + defined + shared + unprefixed + completed + built
+    text, moved_down = with_late_calls_moved(path, text)
+    return text, notes + defined + shared + unprefixed + completed + built + moved_down

@@ -2,7 +2,8 @@
 SEARCH/REPLACE blocks applied with the tolerant matcher, whole files under `FILE: path`
 lines, a Python reply that rewrote only some functions merged into the file by name, a JSON
 file's keys the reply lost and the request does not name put back, and files that do not
-parse (Python, JSON) refused with a note for the next prompt."""
+parse (Python, JSON) refused with a note for the next prompt (a Python file whose only fault
+is an annotation in prose kept without it: prose_annotations.py)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from codeloop.jobs.definitions import (
 from codeloop.jobs.edit_engine.context_plan import Plan
 from codeloop.jobs.edit_engine.keep_content import keep_unmentioned
 from codeloop.jobs.edit_engine.loose_edits import salvage, with_salvage
+from codeloop.jobs.edit_engine.prose_annotations import syntax_problem, without_prose_annotations
 from codeloop.jobs.edits import apply_blocks, edit_blocks, whole_files
 from codeloop.jobs.extract import code_blocks
 from codeloop.jobs.json_keys import restore_dropped_keys
@@ -54,14 +56,18 @@ def files_from_reply(reply: str, plan: Plan, shown: dict[str, str],
         if path in out:
             continue
         old = shown.get(path)
+        if path.endswith(".py"):
+            content, said = _parseable(path, content)
+            problems += [said] if said else []
+            if content is None:
+                continue
         if old is not None and path.endswith(".py"):
             content, problem = _whole_or_merged(old, content, path, request)
             if problem:
                 problems.append(problem)
                 continue
         elif not _parses(path, content):
-            kind = "JSON" if path.endswith(".json") else "Python"
-            problems.append(f"the new {path} does not parse as {kind}; it was not written")
+            problems.append(f"the new {path} does not parse as JSON; it was not written")
             continue
         elif old is not None and path.endswith(".json"):
             content, _ = restore_dropped_keys(old, content, request)
@@ -106,6 +112,20 @@ def _resolve(path: str, targets: list[str], spec: list[str]) -> str | None:
     if "/" not in path and " " not in path and "." in path:
         return path  # a new file the model decided to add
     return None
+
+
+def _parseable(path: str, content: str) -> tuple[str | None, str]:
+    """(Python `content` that parses, or None; what to say of it): an annotation that is
+    prose is taken out (prose_annotations.py); other text that does not parse is refused,
+    with the line the parser stopped at."""
+    if not (problem := syntax_problem(content)):
+        return content, ""
+    mended, taken = without_prose_annotations(content)
+    if taken:
+        return mended, (f"the harness took out of {path} the annotations that are not Python "
+                        f"({', '.join(f'`{a}`' for a in taken[:3])}); annotate with Python "
+                        "types (`list[X]`, `X | None`) or not at all")
+    return None, f"the new {path} does not parse as Python ({problem}); it was not written"
 
 
 def _whole_or_merged(old: str, content: str, path: str, request: str = "") -> tuple[str, str]:

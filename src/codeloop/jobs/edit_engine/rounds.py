@@ -217,9 +217,10 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
                         llm, load_prompt(*DIAGNOSE), task.request, plan, shown, check.output,
                         check.label, _trace(site, plan), stage=stage, bus=bus, usage=usage)
             else:
-                problems.append(f"attempt {attempt} changed no file: reply with a line "
-                                "`FILE: path` and the file's new content in a fenced block")
-                result.notes.append(problems[-1])
+                if not any("does not parse" in p for p in problems):  # said, with its line
+                    problems.append(f"attempt {attempt} changed no file: reply with a line "
+                                    "`FILE: path` and the file's new content in a fenced block")
+                result.notes.append(f"attempt {attempt} changed no file")
                 if fresh is not None and not resampled:
                     # the fresh answer held nothing usable (a file that does not parse:
                     # the 1.5B's todo T2): one more sample of the same prompt, beyond the
