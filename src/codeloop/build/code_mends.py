@@ -5,7 +5,9 @@ module's import of itself dropped (import_homes.py), a promised exception class 
 prefix repeated in its routes removed (router_prefix.py), a pydantic model built without the
 required field the next line sets built with it (construct_then_set.py), a field set on an
 input model that lacks it built as the output model (set_on_input.py), a top-level call
-placed above the names it uses moved below them (late_statements.py)."""
+placed above the names it uses moved below them (late_statements.py), a promised function
+written as a method that never uses its instance given at module level
+(lifted_functions.py)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from codeloop.build.construct_then_set import constructed_with_fields
 from codeloop.build.contract import TaskContract, is_test_module
 from codeloop.build.import_homes import Read, mended_imports
 from codeloop.build.late_statements import with_late_calls_moved
+from codeloop.build.lifted_functions import with_promised_functions
 from codeloop.build.router_prefix import without_repeated_prefix
 from codeloop.build.set_on_input import built_from_input
 from codeloop.build.shared_store import shared_store
@@ -34,4 +37,6 @@ def mended_code(path: str, text: str, contract: TaskContract,
     text, completed = constructed_with_fields(path, text, set(contract.models), read)
     text, built = built_from_input(path, text, set(contract.models), read)
     text, moved_down = with_late_calls_moved(path, text)
-    return text, notes + defined + shared + unprefixed + completed + built + moved_down
+    text, lifted = with_promised_functions(path, text, contract.names)
+    return (text, notes + defined + shared + unprefixed + completed + built + moved_down
+            + lifted)

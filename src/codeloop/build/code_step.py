@@ -26,6 +26,7 @@ from codeloop.build.fixture_requests import with_requested_fixtures
 from codeloop.build.fresh_reads import WithoutWrongReads
 from codeloop.build.module_api import module_api
 from codeloop.build.own_classes import NoRedefinitions
+from codeloop.build.raises_blocks import with_raises_blocks
 from codeloop.build.stacks import Stack
 from codeloop.build.test_scope import project_modules, scope_problems
 from codeloop.jobs.edit_engine.api import Check, EditResult, EditTask
@@ -190,6 +191,7 @@ class _ScopedTests:
         if path != self.test_path:
             return f"{path}: only {self.test_path} may change in this round"
         text, _ = with_requested_fixtures(text)
+        text, _ = with_raises_blocks(text)
         problems = scope_problems(text, self.contract, self.site.tree)
         if problems:
             return f"{path} is out of the task's scope: " + "; ".join(map(str, problems[:3]))

@@ -30,6 +30,7 @@ from codeloop.build.example_contradictions import without_contradictions
 from codeloop.build.fixture_requests import with_requested_fixtures
 from codeloop.build.import_homes import Read, mended_imports
 from codeloop.build.model_smoke import is_models_smoke, models_smoke_beside
+from codeloop.build.raises_blocks import with_raises_blocks
 from codeloop.build.stated_examples import examples_beside, stated_examples
 from codeloop.build.test_copies import without_own_copies
 from codeloop.build.test_scope import ScopeProblem, prune, scope_problems
@@ -184,6 +185,11 @@ def _tests(llm: LLM, contract: TaskContract, task: dict[str, Any], stack: Any, t
             if requested:
                 note = ("tests used fixtures without asking for them; now parameters: "
                         + "; ".join(requested))
+                _say(bus, f"{contract.task_id}: {note}")
+                outcome.notes.append(f"tests {attempt + 1}: {note}")
+            text, blocks = with_raises_blocks(text)
+            if blocks:
+                note = "a call compared to pytest.raises is checked to raise: " + "; ".join(blocks)
                 _say(bus, f"{contract.task_id}: {note}")
                 outcome.notes.append(f"tests {attempt + 1}: {note}")
         if text == last:
