@@ -45,7 +45,8 @@ def test_the_comparison_becomes_a_raises_block_that_right_code_passes(tmp_path):
     assert _pytest(tmp_path, TESTS, RIGHT).returncode == 1  # as written: never passes
     mended, notes = with_raises_blocks(TESTS)
     assert notes == [f"line {n}: `assert ... == pytest.raises(ValueError)` is now "
-                     "`with pytest.raises(ValueError):`" for n in (9, 10)]
+                     "`with pytest.raises(ValueError):` (a call compared to it never passes)"
+                     for n in (9, 10)]
     assert "    with pytest.raises(ValueError):\n        apply_discount(100.0, 101)\n" in mended
     assert "    assert apply_discount(200.0, 15) == 170.0\n" in mended
     assert _pytest(tmp_path, mended, RIGHT).returncode == 0

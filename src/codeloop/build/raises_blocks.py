@@ -34,7 +34,7 @@ def with_raises_blocks(text: str) -> tuple[str, list[str]]:
         lines[first:last + 1] = [f"{indent}with {ast.unparse(raises)}:\n",
                                  f"{indent}    {ast.unparse(call)}\n"]
         notes.append(f"line {node.lineno}: `assert ... == {ast.unparse(raises)}` is now "
-                     f"`with {ast.unparse(raises)}:`")
+                     f"`with {ast.unparse(raises)}:` (a call compared to it never passes)")
     return "".join(lines), notes[::-1]  # in the order of the lines
 
 

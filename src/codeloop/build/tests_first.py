@@ -29,6 +29,7 @@ from codeloop.build.cut_tests import whole_part
 from codeloop.build.example_contradictions import without_contradictions
 from codeloop.build.fixture_requests import with_requested_fixtures
 from codeloop.build.import_homes import Read, mended_imports
+from codeloop.build.kept_results import with_kept_results
 from codeloop.build.model_smoke import is_models_smoke, models_smoke_beside
 from codeloop.build.raises_blocks import with_raises_blocks
 from codeloop.build.stated_examples import examples_beside, stated_examples
@@ -188,9 +189,9 @@ def _tests(llm: LLM, contract: TaskContract, task: dict[str, Any], stack: Any, t
                 _say(bus, f"{contract.task_id}: {note}")
                 outcome.notes.append(f"tests {attempt + 1}: {note}")
             text, blocks = with_raises_blocks(text)
-            if blocks:
-                note = "a call compared to pytest.raises is checked to raise: " + "; ".join(blocks)
-                _say(bus, f"{contract.task_id}: {note}")
+            text, kept = with_kept_results(text, contract.src_dir.replace("/", "."), read)
+            for note in [*blocks, *kept]:
+                _say(bus, f"{contract.task_id}: tests {note}")
                 outcome.notes.append(f"tests {attempt + 1}: {note}")
         if text == last:
             # asked again, the same file: measured on the 1.5B (bookmarks B3), a third ask
