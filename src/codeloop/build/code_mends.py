@@ -7,7 +7,8 @@ required field the next line sets built with it (construct_then_set.py), a field
 input model that lacks it built as the output model (set_on_input.py), a top-level call
 placed above the names it uses moved below them (late_statements.py), a promised function
 written as a method that never uses its instance given at module level
-(lifted_functions.py)."""
+(lifted_functions.py), a store's methods called on its module given one store
+(module_store.py)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from codeloop.build.contract import TaskContract, is_test_module
 from codeloop.build.import_homes import Read, mended_imports
 from codeloop.build.late_statements import with_late_calls_moved
 from codeloop.build.lifted_functions import with_promised_functions
+from codeloop.build.module_store import module_used_as_store
 from codeloop.build.router_prefix import without_repeated_prefix
 from codeloop.build.set_on_input import built_from_input
 from codeloop.build.shared_store import shared_store
@@ -33,6 +35,9 @@ def mended_code(path: str, text: str, contract: TaskContract,
     text, defined = defined_exceptions(path, text, contract.names)
     text, shared = shared_store(path, text, contract.src_dir.replace("/", "."),
                                 set(contract.models))
+    text, one_store = module_used_as_store(path, text, contract.src_dir.replace("/", "."),
+                                           read)
+    shared += one_store
     text, unprefixed = without_repeated_prefix(path, text)
     text, completed = constructed_with_fields(path, text, set(contract.models), read)
     text, built = built_from_input(path, text, set(contract.models), read)
