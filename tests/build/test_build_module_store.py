@@ -85,9 +85,9 @@ def test_the_routes_share_one_store_and_keep_what_is_posted(tmp_path, monkeypatc
     mended, notes = mended_code("app/routes.py", ROUTES, ROUTES_TASK, FILES.get)
     assert "store = storage.NoteStore()  # the store the routes share (codeloop)\n" in mended
     assert "note = store.add(note_in)" in mended and "store.store.values()" in mended
-    assert notes == ["app/routes.py: the routes called add, get, store on the module "
+    assert notes == [("app/routes.py: the routes called add, get, store on the module "
                      "app.storage, which has them only on its class NoteStore: the harness "
-                     "made one `store = storage.NoteStore()` and the routes use it"]
+                     "made one `store = storage.NoteStore()` and the routes use it")]
     client = _client(tmp_path, monkeypatch, mended)
     posted = client.post("/notes/", json={"title": "a"})
     assert posted.status_code == 201 and posted.json()["id"] == 1
