@@ -17,6 +17,7 @@ from codeloop.agent.snapshots import init_repo
 from codeloop.jobs import edit_engine
 from codeloop.jobs.edit_engine import Check, EditTask, ToolboxSite, run_edit
 from codeloop.jobs.edit_engine.blank_bodies import PLACEHOLDER
+from codeloop.jobs.edit_engine.copied_tests import copied_tests
 from codeloop.jobs.edit_engine.raised_in import raised_in
 from codeloop.jobs.edit_engine.rounds import FRESH_TEMPERATURE, RETRY_TEMPERATURE
 from codeloop.llm.scripted import ScriptedLLM
@@ -342,3 +343,36 @@ def test_a_code_reply_that_loops_is_stopped_and_the_next_round_told(box):
     assert result.passed and result.calls == 2
     assert result.replies[0].count("assert") == 8  # stopped at the loop, not at the limit
     assert "attempt 1 was cut off at the length limit" in llm.calls[1][-1].content
+
+
+def test_tests_sent_back_as_the_code_are_not_shown_again(box):
+    # shortener S4 at 48067b3: four replies in a row were the tests, as app/routes.py
+    (box.workspace.root / "ages.py").unlink()
+    files = {"test_ages.py": TESTS}
+    task = EditTask(request="Create ages.py with parse_age(text): the age, or None when the "
+                            "text is no number or above 150.", files=files, edit=[],
+                    new=["ages.py"], spec=["test_ages.py"])
+    copy = f"FILE: ages.py\n```python\n{TESTS}```\n"
+    code = "LIMIT = 150\n\n\n" + FIXED_BODY
+    llm = ScriptedLLM([copy, f"FILE: ages.py\n```python\n{code}```\n"])
+    result = run_edit(llm, task, _site(box))
+    assert result.passed and result.calls == 2
+    first, second = (llm.calls[n][-1].content for n in (0, 1))
+    assert "def test_too_old" in first
+    assert "def test_too_old" not in second and "FILE: test_ages.py" not in second
+    assert ("attempt 1 sent the tests back (test_ages.py as ages.py): test_ages.py is in "
+            "place and is not shown again") in second
+    assert "changed no file" not in second
+    assert box.workspace.read_text("test_ages.py") == TESTS
+    assert "isdigit" in box.workspace.read_text("ages.py")
+
+
+def test_code_that_shares_a_few_lines_with_its_tests_is_no_copy():
+    code = "LIMIT = 150\n\n\n" + FIXED_BODY + "\n\ndef test_helper():\n    return parse_age('42')\n"
+    shown = {"test_ages.py": TESTS}
+    assert copied_tests({"ages.py": code}, shown, ["test_ages.py"], ["ages.py"]) == {}
+    assert copied_tests({"ages.py": TESTS}, shown, ["test_ages.py"], ["ages.py"]) == {
+        "ages.py": "test_ages.py"}
+    # a test file the request asks to write is no copy of the code's tests
+    assert copied_tests({"test_more.py": TESTS}, shown, ["test_ages.py"],
+                        ["test_more.py"]) == {}

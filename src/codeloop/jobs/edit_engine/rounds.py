@@ -38,6 +38,7 @@ from codeloop.jobs.edit_engine.blank_bodies import (
     without_placeholder,
 )
 from codeloop.jobs.edit_engine.context_plan import Plan
+from codeloop.jobs.edit_engine.copied_tests import copied_note, copied_tests
 from codeloop.jobs.edit_engine.echo_focus import LINES_NOTE, echo_focus
 from codeloop.jobs.edit_engine.failing_new_tests import failing_tests
 from codeloop.jobs.edit_engine.failure_reading import failure_reading
@@ -93,6 +94,7 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
     check = task.failure
     result = EditResult(files={}, passed=False, check=check)
     problems: list[str] = []
+    hidden: set[str] = set()  # test files the replies copied as code: not shown again
     asked: list[list[tuple[str, str]]] = []
     echoes = 0
     unmet: list[str] = []
@@ -115,16 +117,17 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
             # the first prompt, with what the earlier answer raised, sampled: a new whole
             # answer, not a repair of the code the model keeps sending back
             messages = edit_messages(spec, replace(task, request=f"{task.request}\n\n{restart}"),
-                                     task.files, task.failure, 1, [])
+                                     _without(task.files, hidden), task.failure, 1, [])
             fresh = _first_plan(task)
         else:
             # the plan, not the task: a file an earlier round created is shown as it is now
             # (it was listed as "to create" again, unseen, in every later round)
             view = replace(task, edit=list(plan.edit), new=list(plan.new))
-            files, blanked, failure = shown, [], check
+            files, blanked, failure = _without(shown, hidden), [], check
             if blanking and check is not None and not check.passed:
                 # it sent the body back unchanged twice: not shown, asked anew
                 files, blanked = blanked_view(check.output, shown, _editable(plan))
+                files = _without(files, hidden)
                 if blanked:  # the old lines, quoted by echo_focus or pytest, go too
                     problems = [n for n in problems if not n.startswith(LINES_NOTE)]
                     problems.append(_BLANKED.format(", ".join(blanked)))
@@ -156,6 +159,11 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
                                                  task.request)
         else:
             changes, problems = files_from_reply(reply.text, plan, shown, task.request)
+        # the tests sent back as the code: not shown again (copied_tests.py)
+        if copies := copied_tests(changes, shown, plan.spec, plan.edit + plan.new):
+            hidden.update(copies.values())
+            changes = {p: t for p, t in changes.items() if p not in copies}
+            problems.append(copied_note(attempt, copies))
         if blanking:  # the placeholder line, copied back with the new body
             changes = {p: without_placeholder(t) for p, t in changes.items()}
         changes = _with_forgotten_imports(changes, result.notes)
@@ -217,7 +225,8 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
                         llm, load_prompt(*DIAGNOSE), task.request, plan, shown, check.output,
                         check.label, _trace(site, plan), stage=stage, bus=bus, usage=usage)
             else:
-                if not any("does not parse" in p for p in problems):  # said, with its line
+                if not any("does not parse" in p or "sent the tests back" in p
+                           for p in problems):  # said already, more precisely
                     problems.append(f"attempt {attempt} changed no file: reply with a line "
                                     "`FILE: path` and the file's new content in a fenced block")
                 result.notes.append(f"attempt {attempt} changed no file")
@@ -343,6 +352,10 @@ def _write(site: EditSite, plan: Plan, changes: dict[str, str], problems: list[s
         else:
             problems.append(refused)
     return written
+
+
+def _without(files: dict[str, str], hidden: set[str]) -> dict[str, str]:
+    return {p: t for p, t in files.items() if p not in hidden}
 
 
 def _protected(plan: Plan, path: str) -> bool:
