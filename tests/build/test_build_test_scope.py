@@ -476,3 +476,31 @@ def test_a_route_the_tests_define_themselves(tmp_path):
     assert ("line 8: defines the route POST /todos itself: the tests call the project's "
             "routes (a TestClient of the app in the entry point, or of an app that includes "
             "the task's router), they never define one") in problems
+
+
+def test_a_name_read_on_a_merged_module_that_lacks_it_is_named_and_pruned(tmp_path):
+    # notes N4 at 48067b3: the routes tests called `storage.add(...)` and read
+    # `storage.store` on app.storage, which holds only `class TodoStore` (here)
+    storage = ("from app.models import Todo, TodoIn\n\n\nclass TodoStore:\n"
+               "    def __init__(self):\n        self.todos = {}\n\n"
+               "    def add(self, todo_in):\n        return todo_in\n")
+    tree, files = _scaffold(tmp_path, {"app/models.py": MODELS, "app/storage.py": storage})
+    contract = _contract("T3", tree, files, ["T1", "T2"], "tests/test_routes.py")
+    test = ("from fastapi.testclient import TestClient\n\nfrom app import models, storage\n"
+            "from app.main import app\n\nclient = TestClient(app)\n\n\n"
+            "def test_post():\n    assert client.post('/todos', json={'title': 'a'})"
+            ".status_code == 201\n\n\n"
+            "def test_get():\n    storage.add(models.TodoIn(title='a'))\n"
+            "    assert client.get('/todos/1').status_code == 200\n"
+            "    assert 1 in storage.todos\n")
+    problems = [str(p) for p in scope_problems(test, contract, tree)]
+    assert problems == [
+        ("line 14: uses storage.add, which app.storage does not define (it defines Todo, "
+         "TodoIn, TodoStore): use what it defines"),
+        ("line 16: uses storage.todos, which app.storage does not define (it defines Todo, "
+         "TodoIn, TodoStore): use what it defines")]
+    kept = prune(test, scope_problems(test, contract, tree))
+    assert kept is not None and "def test_post" in kept and "def test_get" not in kept
+    store = test.replace("storage.add(", "storage.TodoStore().add(").replace(
+        "    assert 1 in storage.todos\n", "")
+    assert scope_problems(store, contract, tree) == []  # models.TodoIn is defined: fine

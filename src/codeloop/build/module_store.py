@@ -35,7 +35,7 @@ def module_used_as_store(path: str, source: str, package: str,
     made: list[str] = []
     notes: list[str] = []
     edits: list[tuple[ast.Name, str]] = []  # (the module's name in a use, the store's)
-    for alias, module in _whole_imports(tree, package).items():
+    for alias, module in whole_imports(tree, package).items():
         uses = [n for n in ast.walk(tree) if isinstance(n, ast.Attribute)
                 and isinstance(n.value, ast.Name) and n.value.id == alias]
         found = _the_class_with(read(path_of(module)), {u.attr for u in uses})
@@ -62,7 +62,7 @@ def module_used_as_store(path: str, source: str, package: str,
     return if_it_parses(source, result, notes)
 
 
-def _whole_imports(tree: ast.Module, package: str) -> dict[str, str]:
+def whole_imports(tree: ast.Module, package: str) -> dict[str, str]:
     """{name: module} of the project modules the file imports whole (`from app import
     storage`, `import app.storage as storage`)."""
     found: dict[str, str] = {}
@@ -80,13 +80,10 @@ def _the_class_with(text: str | None, used: set[str]) -> tuple[str, set[str]] | 
     every one of them; None otherwise (or when none is missing)."""
     if not text or not used:
         return None
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError):
+    tree = _parsed(text)
+    if tree is None:
         return None
-    top, _, _ = names_of(tree)
-    top = {n for n in top if any(_binds(node, n) for node in tree.body)}
-    missing = used - top
+    missing = used - _top_level(tree)
     classes = [n for n in tree.body if isinstance(n, ast.ClassDef)
                and not any(isinstance(b, ast.Name) and b.id in {"BaseModel", "Exception"}
                            for b in n.bases)]
@@ -100,6 +97,25 @@ def _the_class_with(text: str | None, used: set[str]) -> tuple[str, set[str]] | 
                 if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
                 and t.value.id == "self"}
     return (classes[0].name, missing) if missing <= members else None
+
+
+def module_names(text: str | None) -> set[str] | None:
+    """The names a module's top level binds (definitions, assignments, imports); None when
+    there is no text or it does not parse."""
+    tree = _parsed(text)
+    return None if tree is None else _top_level(tree)
+
+
+def _parsed(text: str | None) -> ast.Module | None:
+    try:
+        return ast.parse(text) if text else None
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+
+
+def _top_level(tree: ast.Module) -> set[str]:
+    bound, _, _ = names_of(tree)
+    return {n for n in bound if any(_binds(node, n) for node in tree.body)}
 
 
 def _binds(node: ast.stmt, name: str) -> bool:
