@@ -7,7 +7,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from codeloop.build.kept_results import with_kept_results
+from codeloop.build.kept_results import stated_returns, with_kept_results
 
 MODELS = '''from pydantic import BaseModel, Field
 
@@ -122,3 +122,48 @@ def test_reads_the_input_model_has_and_unknown_models_are_left_alone():
     assert "item_in = inventory.add(item_in)\n    item_in = inventory.get(1)" not in \
         with_kept_results(kept, "app", read)[0]
     assert with_kept_results("def (:\n", "app", read) == ("def (:\n", [])
+
+
+# bookmarks B2's tests at 4e021a9 (in the inventory's terms): the stored Item compared with
+# the ItemIn given, four of five tests failing on right code
+COMPARED = '''from app.storage import Inventory
+from app.models import ItemIn
+import pytest
+
+@pytest.fixture
+def inventory():
+    return Inventory()
+
+def test_add_item(inventory):
+    item = ItemIn(name="a", quantity=1, price=1.0)
+    inventory.add(item)
+    assert inventory.get(1) == item
+
+def test_all(inventory):
+    first = ItemIn(name="a", quantity=1, price=1.0)
+    second = ItemIn(name="b", quantity=2, price=2.0)
+    inventory.add(first)
+    inventory.add(second)
+    assert [inventory.get(1), inventory.get(2)] == [first, second]
+'''
+
+
+def test_a_comparison_with_what_the_task_says_add_returns_keeps_the_result(tmp_path):
+    read = {"app/models.py": MODELS}.get
+    returns = stated_returns("class Inventory in app.storage. Inventory has add(ItemIn) -> "
+                             "Item (ids 1, 2, ...), get(id) -> Item or None")
+    assert returns == {"add": "Item", "get": "Item"}
+    assert "2 failed" in _pytest(tmp_path, COMPARED, STORAGE).stdout  # as written
+    mended, notes = with_kept_results(COMPARED, "app", read, returns)
+    assert "    item = inventory.add(item)\n" in mended
+    assert "    first = inventory.add(first)\n    second = inventory.add(second)\n" in mended
+    assert notes[0] == ("line 11: `inventory.add(item)` keeps what it returns in item, which "
+                        "the test compares, and the task says add returns Item")
+    assert _pytest(tmp_path, mended, STORAGE).returncode == 0
+    # a store that keeps something else than it returns still fails
+    other = STORAGE.replace("        self.items[item.id] = item\n",
+                            "        self.items[item.id] = item_in\n")
+    assert "2 failed" in _pytest(tmp_path, mended, other).stdout
+    # not said by the task: left as it is
+    assert with_kept_results(COMPARED, "app", read, {}) == (COMPARED, [])
+    assert with_kept_results(COMPARED, "app", read, {"add": "ItemIn"}) == (COMPARED, [])

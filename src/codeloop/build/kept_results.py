@@ -9,18 +9,33 @@ the project as an argument and drops the result, then reads a field of that argu
 its model lacks and a model built on it declares, the call's result is kept in the
 argument's name (`item_in = inventory.add(item_in)`): what the test reads is then what the
 code returned, so wrong code still fails it.
+
+The same when the test compares the argument after such a call and the task says the method
+returns a model built on the argument's (`add(BookmarkIn) -> Bookmark`, then `assert
+store.get(1) == bookmark_in`): bookmarks B2 at 4e021a9, four of five tests comparing a
+stored Bookmark with the BookmarkIn given, against right code, until the task was blocked.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 
 from codeloop.build.fixture_requests import fixtures
 from codeloop.build.model_fields import ModelFields, Read
 
+_STATED_RETURN = re.compile(r"\b(\w+)\([^()]*\)\s*->\s*([A-Z]\w*)")
 
-def with_kept_results(text: str, package: str, read: Read) -> tuple[str, list[str]]:
-    """(`text` with such calls' results kept; one note per call)."""
+
+def stated_returns(task_text: str) -> dict[str, str]:
+    """{method: the class the task says it returns}: `add(ItemIn) -> Item` gives add: Item."""
+    return dict(_STATED_RETURN.findall(task_text))
+
+
+def with_kept_results(text: str, package: str, read: Read,
+                      returns: dict[str, str] | None = None) -> tuple[str, list[str]]:
+    """(`text` with such calls' results kept; one note per call). `returns`: what the task
+    says its methods return (`stated_returns`)."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError):
@@ -29,20 +44,20 @@ def with_kept_results(text: str, package: str, read: Read) -> tuple[str, list[st
     made_by = {name: cls for name, node in fixtures(tree).items()
                if (cls := _returned_model(node, models))}
     lines = text.splitlines(keepends=True)
-    found: list[tuple[ast.Expr, str, str]] = []  # (call statement, argument, field read)
+    found: list[tuple[ast.Expr, str, str]] = []  # (call statement, argument, why)
     for test in tree.body:
         if isinstance(test, (ast.FunctionDef, ast.AsyncFunctionDef)) \
                 and test.name.startswith("test"):
-            found += _dropped_results(test, made_by, models)
+            found += _dropped_results(test, made_by, models, returns or {})
     notes = []
-    for statement, name, read_field in sorted(found, key=lambda f: -f[0].lineno):
+    for statement, name, why in sorted(found, key=lambda f: -f[0].lineno):
         line = lines[statement.lineno - 1]
         if line[:statement.col_offset].strip() or not line[statement.col_offset:].strip():
             continue
         lines[statement.lineno - 1] = (line[:statement.col_offset] + f"{name} = "
                                        + line[statement.col_offset:])
         notes.append(f"line {statement.lineno}: `{ast.unparse(statement)[:60]}` keeps what it "
-                     f"returns in {name}, which the test then reads ({name}.{read_field})")
+                     f"returns in {name}, {why}")
     return "".join(lines), notes[::-1]
 
 
@@ -57,7 +72,8 @@ def _returned_model(fixture: ast.FunctionDef | ast.AsyncFunctionDef,
 
 
 def _dropped_results(test: ast.FunctionDef | ast.AsyncFunctionDef, made_by: dict[str, str],
-                     models: ModelFields) -> list[tuple[ast.Expr, str, str]]:
+                     models: ModelFields, returns: dict[str, str]
+                     ) -> list[tuple[ast.Expr, str, str]]:
     params = {a.arg for a in test.args.args}
     of = {name: cls for name, cls in made_by.items() if name in params}
     found: list[tuple[ast.Expr, str, str]] = []
@@ -76,11 +92,30 @@ def _dropped_results(test: ast.FunctionDef | ast.AsyncFunctionDef, made_by: dict
         if len(args) != 1:
             continue
         name, cls = args[0], of[args[0]]
-        read_field = _read_only_on_built(body[index + 1:], name, cls, models)
-        if read_field:
-            found.append((node, name, read_field))
+        read = _read_only_on_built(body[index + 1:], name, cls, models)
+        method = node.value.func.attr  # type: ignore[attr-defined]
+        why = f"which the test then reads ({name}.{read})" if read else \
+            f"which the test compares, and the task says {method} returns {returns[method]}" \
+            if returns.get(method) in models.based_on(cls) \
+            and _compared(body[index + 1:], name) else ""
+        if why:
+            found.append((node, name, why))
             of.pop(name)  # its name now holds what the call returned
     return found
+
+
+def _compared(after: list[ast.stmt], name: str) -> bool:
+    """Whether an assert below compares `name` (or a list holding it) before anything binds
+    `name` again."""
+    for node in after:
+        if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
+               for n in ast.walk(node)):
+            return False
+        if isinstance(node, ast.Assert) and isinstance(node.test, ast.Compare) and any(
+                isinstance(n, ast.Name) and n.id == name
+                for side in [node.test.left, *node.test.comparators] for n in ast.walk(side)):
+            return True
+    return False
 
 
 def _read_only_on_built(after: list[ast.stmt], name: str, cls: str,

@@ -29,7 +29,7 @@ from codeloop.build.cut_tests import whole_part
 from codeloop.build.example_contradictions import without_contradictions
 from codeloop.build.fixture_requests import with_requested_fixtures
 from codeloop.build.import_homes import Read, mended_imports
-from codeloop.build.kept_results import with_kept_results
+from codeloop.build.kept_results import stated_returns, with_kept_results
 from codeloop.build.model_smoke import is_models_smoke, models_smoke_beside
 from codeloop.build.raises_blocks import with_raises_blocks
 from codeloop.build.stated_examples import examples_beside, stated_examples
@@ -189,7 +189,10 @@ def _tests(llm: LLM, contract: TaskContract, task: dict[str, Any], stack: Any, t
                 _say(bus, f"{contract.task_id}: {note}")
                 outcome.notes.append(f"tests {attempt + 1}: {note}")
             text, blocks = with_raises_blocks(text)
-            text, kept = with_kept_results(text, contract.src_dir.replace("/", "."), read)
+            text, kept = with_kept_results(
+                text, contract.src_dir.replace("/", "."), read,
+                stated_returns(f"{task.get('description', '')} "
+                               f"{task.get('implementation_details', '')}"))
             for note in [*blocks, *kept]:
                 _say(bus, f"{contract.task_id}: tests {note}")
                 outcome.notes.append(f"tests {attempt + 1}: {note}")
