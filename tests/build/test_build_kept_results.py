@@ -167,3 +167,18 @@ def test_a_comparison_with_what_the_task_says_add_returns_keeps_the_result(tmp_p
     # not said by the task: left as it is
     assert with_kept_results(COMPARED, "app", read, {}) == (COMPARED, [])
     assert with_kept_results(COMPARED, "app", read, {"add": "ItemIn"}) == (COMPARED, [])
+
+
+def test_models_imported_through_the_tasks_own_module_count_when_main_has_them(tmp_path):
+    # inventory I3 at 4e021a9: `from app.storage import Inventory, OutOfStock, Item, ItemIn`,
+    # app.storage not written yet; the models are on main in app.models
+    through = TESTS.replace("from app.storage import Inventory, OutOfStock\n"
+                            "from app.models import ItemIn\n",
+                            "from app.storage import Inventory, OutOfStock, Item, ItemIn\n")
+    read = {"app/models.py": MODELS}.get
+    assert with_kept_results(through, "app", read) == (through, [])  # nothing known
+    mended, notes = with_kept_results(through, "app", read, on_main=["app/models.py"])
+    assert len(notes) == 4 and "    item_in = inventory.add(item_in)\n" in mended
+    storage = STORAGE.replace("from app.models import Item, ItemIn\n",
+                              "from app.models import Item, ItemIn  # noqa: F401\n")
+    assert _pytest(tmp_path, mended, storage).returncode == 0

@@ -33,14 +33,19 @@ def stated_returns(task_text: str) -> dict[str, str]:
 
 
 def with_kept_results(text: str, package: str, read: Read,
-                      returns: dict[str, str] | None = None) -> tuple[str, list[str]]:
+                      returns: dict[str, str] | None = None,
+                      on_main: list[str] | tuple[str, ...] = ()) -> tuple[str, list[str]]:
     """(`text` with such calls' results kept; one note per call). `returns`: what the task
-    says its methods return (`stated_returns`)."""
+    says its methods return (`stated_returns`); `on_main`: the project's modules on main,
+    whose models count too when the file imports them through the task's own module
+    (inventory I3's tests: `from app.storage import Inventory, Item, ItemIn`)."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError):
         return text, []
     models = ModelFields(tree, package, read, own=False)
+    for path in on_main:
+        models.add_source(read(path))
     made_by = {name: cls for name, node in fixtures(tree).items()
                if (cls := _returned_model(node, models))}
     lines = text.splitlines(keepends=True)

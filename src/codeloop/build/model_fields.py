@@ -28,6 +28,14 @@ class ModelFields:
                 except (SyntaxError, ValueError, RecursionError):
                     continue
 
+    def add_source(self, text: str | None) -> None:
+        """Also know the classes of a module's source (one on main that the file imports
+        them from indirectly, through the task's own module not written yet)."""
+        try:
+            self._add(ast.parse(text or ""))
+        except (SyntaxError, ValueError, RecursionError):
+            return
+
     def _add(self, tree: ast.Module) -> None:
         for node in tree.body:
             if isinstance(node, ast.ClassDef):

@@ -192,7 +192,8 @@ def _tests(llm: LLM, contract: TaskContract, task: dict[str, Any], stack: Any, t
             text, kept = with_kept_results(
                 text, contract.src_dir.replace("/", "."), read,
                 stated_returns(f"{task.get('description', '')} "
-                               f"{task.get('implementation_details', '')}"))
+                               f"{task.get('implementation_details', '')}"),
+                [p for p in contract.built if p.endswith(".py")])
             for note in [*blocks, *kept]:
                 _say(bus, f"{contract.task_id}: tests {note}")
                 outcome.notes.append(f"tests {attempt + 1}: {note}")
