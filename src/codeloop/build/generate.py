@@ -130,6 +130,7 @@ def _settle(ctx: BuildContext, schedule: Schedule, task_id: str,
         report_ok, reason = report.ok, report.reason
     if report_ok:
         schedule.merge_done(task_id)
+        ctx.runtime.merged_now.add(task_id)
         push_main(ctx.out_dir, ctx.push_to, bus)
         bus.emit(StageEnd(stage="build.task", output=f"{task_id}: merged", ok=True))
         bus.emit(Progress(done=len(schedule.merged), total=total,

@@ -149,6 +149,12 @@ def _python(source: str, contract: TaskContract) -> ast.Module | None:
 def _home(name: str, module: str, contract: TaskContract, read: Read) -> str | None:
     """The module `name` should come from, when `module` (a module on the worktree) lacks it
     and exactly one other module is its home."""
+    if path_of(module) in contract.modules and path_of(module) not in contract.built \
+            and name not in contract.names:
+        # the task's own module, not written yet, asked for an earlier task's name
+        # (inventory I2's retry at 4e021a9: `from app.pricing import ItemIn`, I1's model in
+        # app.models): its one home on main, when it has one
+        return _home_of(name, path_of(module), contract, read)
     path = next((p for p in (path_of(module), module.replace(".", "/") + "/__init__.py")
                  if p in contract.built), None)
     if path is None or name == "*" or path in contract.modules or name in contract.built[path]:

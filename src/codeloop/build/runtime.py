@@ -37,6 +37,9 @@ class BuildRuntime:
     # Test repair rounds of this build whose model left the test file as it was: after one,
     # the build's later tasks skip the round (task_attempt.py)
     test_repairs_unchanged: int = 0
+    # The tasks merged into main so far, as the build goes: a retry starts from main as it is
+    # now, and its contract must say so (task_agent.py)
+    merged_now: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         if self.sleep is None:

@@ -80,9 +80,13 @@ class _Attempt:
     def run(self, attempt: int, previous: str) -> tuple[bool, str, str]:
         """(passed, summary, failure) of one attempt from a fresh worktree."""
         add_worktree(Path(self.unit.repo), self.tree, branch_name(self.id), self.stack.deps_dirs)
+        # the worktree is main as it is now: a task merged since this one started counts as
+        # merged (inventory I2's retry at 4e021a9 was told I1, merged four minutes before,
+        # was not, and three tests replies were refused for importing I1's model)
+        merged = [*self.unit.merged, *sorted(self.runtime.merged_now - set(self.unit.merged))]
         result = run_attempt(self.llm, self.runtime, self.stack, self.task, self.tree,
                              test_path(self.stack, self.task), others=self.unit.others,
-                             merged=self.unit.merged,
+                             merged=merged,
                              previous=previous + self.detail if previous else "",
                              fix_rounds=self.unit.fix_rounds,
                              say=lambda message: self.say(message, attempt))
