@@ -504,3 +504,26 @@ def test_a_name_read_on_a_merged_module_that_lacks_it_is_named_and_pruned(tmp_pa
     store = test.replace("storage.add(", "storage.TodoStore().add(").replace(
         "    assert 1 in storage.todos\n", "")
     assert scope_problems(store, contract, tree) == []  # models.TodoIn is defined: fine
+
+
+def test_a_request_expected_to_raise_http_exception_is_named(tmp_path):
+    # notes N4 at 4e021a9: `with pytest.raises(HTTPException): client.post(...)` twice; a
+    # TestClient answers 422, it never raises, so the tests failed against right routes
+    tree, files = _scaffold(tmp_path, {"app/models.py": MODELS,
+                                       "app/storage.py": "class TodoStore:\n    pass\n"})
+    contract = _contract("T3", tree, files, ["T1", "T2"], "tests/test_routes.py")
+    test = ("import pytest\nfrom fastapi import HTTPException\n"
+            "from fastapi.testclient import TestClient\n\nfrom app.main import app\n\n"
+            "client = TestClient(app)\n\n\ndef test_post():\n"
+            "    assert client.post('/todos', json={'title': 'a'}).status_code == 201\n\n\n"
+            "def test_empty_title():\n    with pytest.raises(HTTPException):\n"
+            "        client.post('/todos', json={'title': ''})\n")
+    problems = [str(p) for p in scope_problems(test, contract, tree)]
+    assert problems == [("line 15: expects a request to raise HTTPException, but the test "
+                         "client answers it with its status code: assert "
+                         "`response.status_code` instead")]
+    kept = prune(test, scope_problems(test, contract, tree))
+    assert kept is not None and "def test_post" in kept and "test_empty_title" not in kept
+    raised_by_code = test.replace("client.post('/todos', json={'title': ''})",
+                                  "raise HTTPException(status_code=422)")
+    assert scope_problems(raised_by_code, contract, tree) == []
