@@ -24,6 +24,7 @@ from codeloop.build.contract import TaskContract, module_of, task_text
 from codeloop.build.edit_site import StackSite
 from codeloop.build.fixture_requests import with_requested_fixtures
 from codeloop.build.fresh_reads import WithoutWrongReads
+from codeloop.build.missing_ids import with_unused_missing_ids
 from codeloop.build.module_api import module_api
 from codeloop.build.own_classes import NoRedefinitions
 from codeloop.build.raises_blocks import with_raises_blocks
@@ -192,6 +193,7 @@ class _ScopedTests:
             return f"{path}: only {self.test_path} may change in this round"
         text, _ = with_requested_fixtures(text)
         text, _ = with_raises_blocks(text)
+        text, _ = with_unused_missing_ids(text)
         problems = scope_problems(text, self.contract, self.site.tree)
         if problems:
             return f"{path} is out of the task's scope: " + "; ".join(map(str, problems[:3]))
