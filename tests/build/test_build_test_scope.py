@@ -527,3 +527,28 @@ def test_a_request_expected_to_raise_http_exception_is_named(tmp_path):
     raised_by_code = test.replace("client.post('/todos', json={'title': ''})",
                                   "raise HTTPException(status_code=422)")
     assert scope_problems(raised_by_code, contract, tree) == []
+
+
+def test_a_route_of_main_asked_of_the_tests_own_app_is_named(tmp_path):
+    # notes N4 at 4e021a9 (and twelve routes test files before): `app = FastAPI()` with the
+    # task's router, then GET /health of it: 404 whatever the routes
+    tree, files = _scaffold(tmp_path, {"app/models.py": MODELS,
+                                       "app/storage.py": "class TodoStore:\n    pass\n"})
+    contract = _contract("T3", tree, files, ["T1", "T2"], "tests/test_routes.py")
+    assert "GET /health" in contract.served
+    test = ("from fastapi import FastAPI\nfrom fastapi.testclient import TestClient\n\n"
+            "from app.routes import router\n\napp = FastAPI()\napp.include_router(router)\n"
+            "client = TestClient(app)\n\n\ndef test_health():\n"
+            "    assert client.get('/health').status_code == 200\n\n\n"
+            "def test_post():\n"
+            "    assert client.post('/todos', json={'title': 'a'}).status_code == 201\n")
+    problems = [str(p) for p in scope_problems(test, contract, tree)]
+    assert problems == [("line 12: asks for GET /health, which the project's entry point "
+                         "serves, of the app the test builds itself (app = FastAPI()): that "
+                         "app serves the task's routes only; test the task's routes")]
+    kept = prune(test, scope_problems(test, contract, tree))
+    assert kept is not None and "def test_post" in kept and "test_health" not in kept
+    # the entry point's own app serves /health: nothing to name
+    mains = test.replace("app = FastAPI()\napp.include_router(router)\n", "") \
+        .replace("from app.routes import router\n", "from app.main import app\n")
+    assert scope_problems(mains, contract, tree) == []

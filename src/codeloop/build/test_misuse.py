@@ -13,7 +13,13 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from codeloop.build.contract import TaskContract, path_of, read_module, route_decorators
+from codeloop.build.contract import (
+    TaskContract,
+    normal_path,
+    path_of,
+    read_module,
+    route_decorators,
+)
 from codeloop.build.model_fields import ModelFields
 from codeloop.build.module_store import module_names, whole_imports
 from codeloop.build.test_reach import reach_problems
@@ -28,7 +34,7 @@ def misuse(parsed: ast.Module, contract: TaskContract, tree: Path) -> list[Probl
     refused = _expected_to_fail(parsed)
     problems: list[Problem] = _rebound(parsed, contract) + _own_routes(parsed) \
         + reach_problems(parsed, contract) + _not_in_module(parsed, contract, tree) \
-        + _raises_around_requests(parsed)
+        + _raises_around_requests(parsed) + _main_routes_of_own_app(parsed, contract)
     for node in ast.walk(parsed):
         if isinstance(node, ast.Call):
             problems += _positional_model(node, contract)
@@ -117,6 +123,45 @@ def _raises_around_requests(parsed: ast.Module) -> list[Problem]:
                 "expects a request to raise HTTPException, but the test client answers it "
                 "with its status code: assert `response.status_code` instead")))
     return problems
+
+
+def _main_routes_of_own_app(parsed: ast.Module, contract: TaskContract) -> list[Problem]:
+    """A request for a route main serves (`GET /health`) in a file whose client is an app the
+    test builds itself (`app = FastAPI()`, the task's router included): that app serves the
+    task's routes only, so the test gets 404 whatever the code. Measured on the 1.5B: 13 of
+    the routes tasks' test files in six build benchmark runs built such an app and asked it
+    for /health (notes N4 at 4e021a9: one of its eight failures)."""
+    own = {target.id for node in parsed.body if isinstance(node, ast.Assign)
+           and isinstance(node.value, ast.Call) and _called(node.value) == "FastAPI"
+           for target in node.targets if isinstance(target, ast.Name)}
+    clients = {_called(arg) or getattr(arg, "id", "") for node in ast.walk(parsed)
+               if isinstance(node, ast.Call) and _called(node) == "TestClient"
+               for arg in node.args[:1]}
+    if not own or not clients or not clients <= own:
+        return []  # no app of its own, or a client of another app beside it: not told apart
+    mains = set(contract.served) - set(contract.endpoints)
+    problems: list[Problem] = []
+    for node in ast.walk(parsed):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in _HTTP_METHODS - {"request"} and node.args \
+                and isinstance(node.args[0], ast.Constant) \
+                and isinstance(node.args[0].value, str):
+            route = f"{node.func.attr.upper()} {normal_path(node.args[0].value)}"
+            if route in mains:
+                problems.append((node.lineno, (
+                    f"asks for {route}, which the project's entry point serves, of the app "
+                    f"the test builds itself ({', '.join(sorted(own))} = FastAPI()): that app "
+                    "serves the task's routes only; test the task's routes")))
+    return problems
+
+
+def _called(node: ast.expr) -> str:
+    """The name a call calls (`FastAPI()`, `fastapi.FastAPI()`), else ""."""
+    if not isinstance(node, ast.Call):
+        return ""
+    func = node.func
+    return func.id if isinstance(func, ast.Name) else \
+        func.attr if isinstance(func, ast.Attribute) else ""
 
 
 def _positional_model(node: ast.Call, contract: TaskContract) -> list[Problem]:
