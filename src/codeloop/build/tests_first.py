@@ -28,9 +28,10 @@ from codeloop.build.contract_tests import (
 from codeloop.build.cut_tests import whole_part
 from codeloop.build.example_contradictions import without_contradictions
 from codeloop.build.fixture_requests import with_requested_fixtures
-from codeloop.build.import_homes import Read, mended_imports
+from codeloop.build.import_homes import Read, forgotten_project_imports, mended_imports
 from codeloop.build.kept_results import stated_returns, with_kept_results
 from codeloop.build.missing_ids import with_unused_missing_ids
+from codeloop.build.model_arguments import stated_parameters, with_model_arguments
 from codeloop.build.model_smoke import is_models_smoke, models_smoke_beside
 from codeloop.build.raises_blocks import with_raises_blocks
 from codeloop.build.stated_examples import examples_beside, stated_examples
@@ -191,12 +192,17 @@ def _tests(llm: LLM, contract: TaskContract, task: dict[str, Any], stack: Any, t
                 outcome.notes.append(f"tests {attempt + 1}: {note}")
             text, blocks = with_raises_blocks(text)
             text, unused = with_unused_missing_ids(text)
+            text, given = with_model_arguments(text, stated_parameters(
+                task_text(task), contract.models))
+            if given:  # the model a dict is now given as, imported from its home on main
+                text, imported = forgotten_project_imports(text, contract, read)
+                given += imported
             text, kept = with_kept_results(
                 text, contract.src_dir.replace("/", "."), read,
                 stated_returns(f"{task.get('description', '')} "
                                f"{task.get('implementation_details', '')}"),
                 [p for p in contract.built if p.endswith(".py")])
-            for note in [*blocks, *unused, *kept]:
+            for note in [*blocks, *unused, *given, *kept]:
                 _say(bus, f"{contract.task_id}: tests {note}")
                 outcome.notes.append(f"tests {attempt + 1}: {note}")
         if text == last:
