@@ -15,6 +15,7 @@ import ast
 import re
 
 from codeloop.jobs.edit_engine.missing_field import missing_field_reading
+from codeloop.jobs.edit_engine.operand_types import operand_reading
 
 MAX_LINES = 6
 LINES_NOTE = "The lines the failure points at:"
@@ -126,7 +127,8 @@ def echo_focus(output: str, files: dict[str, str], paths: list[str], echoed: lis
     else:
         notes = [(f"You rewrote only {', '.join(tests_only or [])}: the tests are the "
                   f"specification and stay as they are. Change {', '.join(paths)} instead.")]
-    said = missing_field_reading(output) or worked_through(output)
+    said = missing_field_reading(output) or operand_reading(output) \
+        or worked_through(output)
     if said:
         notes.append(said)
     lines = suspicious_lines(output, files, paths)

@@ -30,7 +30,7 @@ def missing_field_reading(output: str, *, in_tests: bool = False) -> str:
     match = _MISSING.search(output)
     if match is None:
         return ""
-    where = _raising_file(output, match.start(), match.end())
+    where = raising_file(output, match.start(), match.end())
     if is_test_path(where) != in_tests:
         return ""
     model, field, given, kind = match.groups()
@@ -47,7 +47,7 @@ def missing_field_reading(output: str, *, in_tests: bool = False) -> str:
             f"setting {field} after building {model} is too late.")
 
 
-def _raising_file(output: str, start: int, end: int) -> str:
+def raising_file(output: str, start: int, end: int) -> str:
     """The file whose line raised the error at output[start:end]: the last frame before it
     in its section (short tracebacks), else the location line after it (long ones)."""
     sections = [m.start() for m in _SECTION.finditer(output, 0, start)]

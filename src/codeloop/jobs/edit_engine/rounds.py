@@ -44,6 +44,7 @@ from codeloop.jobs.edit_engine.failing_new_tests import failing_tests
 from codeloop.jobs.edit_engine.failure_reading import failure_reading
 from codeloop.jobs.edit_engine.failure_trace import failure_trace
 from codeloop.jobs.edit_engine.missing_field import missing_field_reading
+from codeloop.jobs.edit_engine.operand_types import operand_reading
 from codeloop.jobs.edit_engine.prompting import edit_messages, edit_prompt
 from codeloop.jobs.edit_engine.raised_in import raised_in
 from codeloop.jobs.edit_engine.reply_files import files_from_reply
@@ -255,7 +256,7 @@ def run_edit(llm: LLM, task: EditTask, site: EditSite, *, rounds: int = MAX_ROUN
             if check.score is not None and (best is None or check.score > best[0]):
                 best = (check.score, {**(best[1] if best else {}),
                                       **{p: shown[p] for p in result.files}}, attempt)
-            if said := missing_field_reading(check.output):
+            if said := missing_field_reading(check.output) or operand_reading(check.output):
                 problems.append(said)
             continue
         if passing is None and attempt < rounds:
