@@ -101,7 +101,7 @@ def _dropped_results(test: ast.FunctionDef | ast.AsyncFunctionDef, made_by: dict
         method = node.value.func.attr  # type: ignore[attr-defined]
         why = f"which the test then reads ({name}.{read})" if read else \
             f"which the test compares, and the task says {method} returns {returns[method]}" \
-            if returns.get(method) in models.based_on(cls) \
+            if returns.get(method) in models.built_from(cls) \
             and _compared(body[index + 1:], name) else ""
         if why:
             found.append((node, name, why))
@@ -127,7 +127,7 @@ def _read_only_on_built(after: list[ast.stmt], name: str, cls: str,
                         models: ModelFields) -> str | None:
     """A field of `name` read below, before anything binds `name` again, that `cls` lacks
     and a model built on `cls` declares."""
-    built = set().union(*(models.fields(b) for b in models.based_on(cls)), set())
+    built = set().union(*(models.fields(b) for b in models.built_from(cls)), set())
     own = models.fields(cls)
     for node in after:
         for inner in ast.walk(node):

@@ -57,6 +57,14 @@ class ModelFields:
         return [name for name, node in self._classes.items()
                 if any(isinstance(b, ast.Name) and b.id == cls for b in node.bases)]
 
+    def built_from(self, cls: str) -> list[str]:
+        """The known classes built on `cls`: based on it, or declaring every field it does
+        and more (bookmarks B1 at 4988dd1: `class Bookmark(BaseModel)` with BookmarkIn's
+        url, title and tags and an id, not `class Bookmark(BookmarkIn)`)."""
+        own = self.fields(cls)
+        return [name for name in self._classes if name != cls and (
+            name in self.based_on(cls) or (own and own < self.fields(name)))]
+
     def _declared(self, cls: str, seen: frozenset[str] = frozenset()) -> dict[str, bool]:
         """{field: declared without a default}, the bases' first, a class's own overriding."""
         node = self._classes.get(cls)
