@@ -43,7 +43,7 @@ def with_unused_missing_ids(text: str) -> tuple[str, list[str]]:
     lines = text.splitlines(keepends=True)
     notes: list[str] = []
     for test in tests:
-        if test.name in creators or not _expects_not_found(test):
+        if test.name in creators or not expects_not_found(test):
             continue
         # right to left: a change leaves the columns before it as they were
         changed = [path for node in sorted(_request_paths(test), reverse=True,
@@ -61,7 +61,7 @@ def _creates(test: ast.AST) -> bool:
                and node.func.attr in CREATING for node in ast.walk(test))
 
 
-def _expects_not_found(test: ast.AST) -> bool:
+def expects_not_found(test: ast.AST) -> bool:
     """Whether the test compares something with 404 (`== 404`, `status.HTTP_404_...`)."""
     for node in ast.walk(test):
         if isinstance(node, ast.Compare):

@@ -20,6 +20,7 @@ from codeloop.build.contract import (
     read_module,
     route_decorators,
 )
+from codeloop.build.missing_ids import expects_not_found
 from codeloop.build.model_fields import ModelFields
 from codeloop.build.module_store import module_names, whole_imports
 from codeloop.build.test_reach import reach_problems
@@ -141,7 +142,10 @@ def _main_routes_of_own_app(parsed: ast.Module, contract: TaskContract) -> list[
         return []  # no app of its own, or a client of another app beside it: not told apart
     mains = set(contract.served) - set(contract.endpoints)
     problems: list[Problem] = []
-    for node in ast.walk(parsed):
+    asking = [function for function in ast.walk(parsed)
+              if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
+              and not expects_not_found(function)]  # a 404 from that app is right
+    for node in (node for function in asking for node in ast.walk(function)):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                 and node.func.attr in _HTTP_METHODS - {"request"} and node.args \
                 and isinstance(node.args[0], ast.Constant) \
