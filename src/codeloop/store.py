@@ -65,6 +65,21 @@ _ADDED_COLUMNS = (("owner", "TEXT"), ("outcome", "TEXT"))
 _COLUMNS = "id, job, status, started, ended, input, result, outcome"
 
 
+def add_columns(conn: sqlite3.Connection, names: list[str]) -> None:
+    """Add the columns of `_ADDED_COLUMNS` named, that an older store lacked. Another
+    process opening the same store may add one between our look and our ALTER (two CLI runs
+    started together: `ask`'s SIGTERM test failed on "duplicate column name: owner"): a
+    column already there is what was wanted."""
+    for name, decl in _ADDED_COLUMNS:
+        if name not in names:
+            continue
+        try:
+            conn.execute(f"ALTER TABLE runs ADD COLUMN {name} {decl}")
+        except sqlite3.OperationalError as error:
+            if "duplicate column name" not in str(error):
+                raise
+
+
 def _owner() -> str:
     """Who runs a live run: this host and process (a dead owner means an interrupted run)."""
     return f"{socket.gethostname()}:{os.getpid()}"
@@ -242,9 +257,7 @@ class RunStore:
 
     def _add_missing_columns(self) -> None:
         present = {row[1] for row in self.conn.execute("PRAGMA table_info(runs)")}
-        for name, decl in _ADDED_COLUMNS:
-            if name not in present:
-                self.conn.execute(f"ALTER TABLE runs ADD COLUMN {name} {decl}")
+        add_columns(self.conn, [name for name, _ in _ADDED_COLUMNS if name not in present])
 
     def _migrate_statuses(self) -> None:
         """Runs an older codeloop stored with its jobs' own words ("passed", "applied",

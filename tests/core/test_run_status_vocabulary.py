@@ -14,7 +14,7 @@ import pytest
 
 import codeloop
 from codeloop.run_statuses import OLD_STATUSES, STATUSES, settle
-from codeloop.store import RunStore
+from codeloop.store import RunStore, add_columns
 
 OLD_SCHEMA = """
 CREATE TABLE runs (id TEXT PRIMARY KEY, job TEXT NOT NULL, status TEXT NOT NULL,
@@ -140,3 +140,22 @@ def test_store_and_store_run_do_not_import_each_other():
         elif isinstance(node, ast.Import):
             imported.update(alias.name for alias in node.names)
     assert "codeloop.store" not in imported
+
+
+def test_a_column_another_process_added_first_is_no_error(tmp_path):
+    # two CLI runs opening one older store together: both saw no owner column, and the
+    # second's ALTER failed with "duplicate column name: owner" (ask's SIGTERM test)
+    path = tmp_path / "old.sqlite"
+    _old_store(path)
+    seen_by_both = [row[1] for row in sqlite3.connect(path).execute("PRAGMA table_info(runs)")]
+    assert "owner" not in seen_by_both
+    with RunStore(path) as first:  # the first adds the columns
+        assert first.get_run("solve-1") is not None
+    conn = sqlite3.connect(path)
+    add_columns(conn, ["owner", "outcome"])  # the second, on what it saw before
+    columns = [row[1] for row in conn.execute("PRAGMA table_info(runs)")]
+    assert columns.count("owner") == 1 and columns.count("outcome") == 1
+    with pytest.raises(sqlite3.OperationalError):  # any other failure still raises
+        conn.execute("DROP TABLE runs")
+        add_columns(conn, ["owner"])
+    conn.close()
