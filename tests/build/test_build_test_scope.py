@@ -506,6 +506,14 @@ def test_a_name_read_on_a_merged_module_that_lacks_it_is_named_and_pruned(tmp_pa
     store = test.replace("storage.add(", "storage.TodoStore().add(").replace(
         "    assert 1 in storage.todos\n", "")
     assert scope_problems(store, contract, tree) == []  # models.TodoIn is defined: fine
+    # the same name in a later test is named on its line too, so that test goes as well
+    # (notes N4 at 4988dd1: only the first of four was, and the file stayed out of scope)
+    again = test + ("\n\ndef test_get_again():\n    storage.add(models.TodoIn(title='b'))\n"
+                    "    assert client.get('/todos/1').status_code == 200\n")
+    assert [p.line for p in scope_problems(again, contract, tree)] == [14, 16, 20]
+    kept = prune(again, scope_problems(again, contract, tree))
+    assert kept is not None and "def test_post" in kept and "test_get" not in kept
+    assert scope_problems(kept, contract, tree) == []
 
 
 def test_a_request_expected_to_raise_http_exception_is_named(tmp_path):
