@@ -216,7 +216,7 @@ def served_routes(tree: Path, modules: list[str]) -> list[str]:
             continue
         prefix = ""
         for node in ast.walk(parsed):
-            if isinstance(node, ast.Call) and _callee(node) == "APIRouter":
+            if isinstance(node, ast.Call) and callee(node) == "APIRouter":
                 for kw in node.keywords:
                     if kw.arg == "prefix" and isinstance(kw.value, ast.Constant) \
                             and isinstance(kw.value.value, str):
@@ -284,7 +284,10 @@ def _on_main(name: str, built: dict[str, list[str]], own: list[str]) -> bool:
     return any(name in names for path, names in built.items() if path not in own)
 
 
-def _callee(node: ast.Call) -> str:
+def callee(node: ast.expr) -> str:
+    """The name a call calls (`FastAPI()`, `fastapi.FastAPI()`), else "" (no call)."""
+    if not isinstance(node, ast.Call):
+        return ""
     func = node.func
     return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
 

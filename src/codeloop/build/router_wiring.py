@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import ast
 
-from codeloop.build.contract import module_of
+from codeloop.build.contract import callee, module_of
 
 
 def unwired_routers(files: dict[str, str], entry: str) -> list[tuple[str, str]]:
@@ -50,7 +50,7 @@ def wired_entry(entry_text: str, routers: list[tuple[str, str]]) -> str | None:
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return None
     app = next((target.id for node in parsed.body if isinstance(node, ast.Assign)
-                and _callee(node.value) == "FastAPI"
+                and callee(node.value) == "FastAPI"
                 for target in node.targets if isinstance(target, ast.Name)), None)
     if app is None or not routers:
         return None
@@ -99,7 +99,7 @@ def _routers(text: str) -> list[str]:
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return []
     return [target.id for node in parsed.body if isinstance(node, ast.Assign)
-            and _callee(node.value) == "APIRouter"
+            and callee(node.value) == "APIRouter"
             for target in node.targets if isinstance(target, ast.Name)]
 
 
@@ -117,11 +117,3 @@ def _imported_modules(text: str) -> set[str]:
             found.add(node.module)
             found.update(f"{node.module}.{a.name}" for a in node.names)
     return found
-
-
-def _callee(node: ast.expr) -> str:
-    if not isinstance(node, ast.Call):
-        return ""
-    func = node.func
-    return func.id if isinstance(func, ast.Name) else \
-        func.attr if isinstance(func, ast.Attribute) else ""

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from codeloop.build.contract import (
     TaskContract,
+    callee,
     normal_path,
     path_of,
     read_module,
@@ -134,10 +135,10 @@ def _main_routes_of_own_app(parsed: ast.Module, contract: TaskContract) -> list[
     the routes tasks' test files in six build benchmark runs built such an app and asked it
     for /health (notes N4 at 4e021a9: one of its eight failures)."""
     own = {target.id for node in parsed.body if isinstance(node, ast.Assign)
-           and isinstance(node.value, ast.Call) and _called(node.value) == "FastAPI"
+           and isinstance(node.value, ast.Call) and callee(node.value) == "FastAPI"
            for target in node.targets if isinstance(target, ast.Name)}
-    clients = {_called(arg) or getattr(arg, "id", "") for node in ast.walk(parsed)
-               if isinstance(node, ast.Call) and _called(node) == "TestClient"
+    clients = {callee(arg) or getattr(arg, "id", "") for node in ast.walk(parsed)
+               if isinstance(node, ast.Call) and callee(node) == "TestClient"
                for arg in node.args[:1]}
     if not own or not clients or not clients <= own:
         return []  # no app of its own, or a client of another app beside it: not told apart
@@ -158,15 +159,6 @@ def _main_routes_of_own_app(parsed: ast.Module, contract: TaskContract) -> list[
                     f"the test builds itself ({', '.join(sorted(own))} = FastAPI()): that app "
                     "serves the task's routes only; test the task's routes")))
     return problems
-
-
-def _called(node: ast.expr) -> str:
-    """The name a call calls (`FastAPI()`, `fastapi.FastAPI()`), else ""."""
-    if not isinstance(node, ast.Call):
-        return ""
-    func = node.func
-    return func.id if isinstance(func, ast.Name) else \
-        func.attr if isinstance(func, ast.Attribute) else ""
 
 
 def _positional_model(node: ast.Call, contract: TaskContract) -> list[Problem]:
